@@ -1,0 +1,3 @@
+import VipsKit
+import AVFormatKit
+public func hello() throws { try Vips.start(); print(Vips.version) }

@@ -1,0 +1,32 @@
+import CVips
+
+/// A libvips call that failed, with libvips' own explanation.
+///
+/// libvips keeps one error buffer per process, so under concurrency the text can include lines
+/// from other items; the return code is the truth and callers attribute the error to their item.
+public struct VipsError: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let message: String
+
+    public var description: String { "\(operation): \(message)" }
+}
+
+/// The one choke point where libvips return codes become Swift errors.
+@discardableResult
+func check(_ returnCode: Int32, _ operation: String) throws -> Int32 {
+    guard returnCode == 0 else { throw takeError(operation) }
+    return returnCode
+}
+
+/// The pointer-returning variant of `check`: libvips signals failure with NULL.
+func check<T>(_ pointer: T?, _ operation: String) throws -> T {
+    guard let pointer else { throw takeError(operation) }
+    return pointer
+}
+
+private func takeError(_ operation: String) -> VipsError {
+    let raw = vips_error_buffer().map { String(cString: $0) } ?? ""
+    vips_error_clear()
+    let lines = raw.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    return VipsError(operation: operation, message: lines.isEmpty ? "failed" : lines.joined(separator: "; "))
+}

@@ -1,0 +1,2 @@
+import MediaBatchCore
+try hello()

@@ -1,0 +1,2 @@
+import XCTest
+final class SchedulerTestsSmoke: XCTestCase { func testNothing() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class VipsKitTestsSmoke: XCTestCase { func testNothing() {} }

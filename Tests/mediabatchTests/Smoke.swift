@@ -1,0 +1,2 @@
+import XCTest
+final class mediabatchTestsSmoke: XCTestCase { func testNothing() {} }
