@@ -1,0 +1,183 @@
+import Foundation
+
+extension Pipeline {
+    /// Reads and validates a pipeline file. Relative roots resolve against the file's folder.
+    public static func load(contentsOf file: URL, displayName: String? = nil) throws -> Pipeline {
+        let name = displayName ?? file.path
+        do {
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw PipelineError(path: "", message: "cannot read the file (\(error.localizedDescription))")
+            }
+            return try decode(data, baseDirectory: file.deletingLastPathComponent())
+        } catch var error as PipelineError {
+            error.file = name
+            throw error
+        }
+    }
+
+    /// Decodes and validates a pipeline document.
+    public static func decode(_ data: Data, baseDirectory: URL) throws -> Pipeline {
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw PipelineError(path: "", message: "not valid JSON (\(jsonSyntaxReason(error)))")
+        }
+        return try PipelineDecoder(baseDirectory: baseDirectory).pipeline(JSONReader(value: document, path: ""))
+    }
+
+    private static func jsonSyntaxReason(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+private struct PipelineDecoder {
+    let baseDirectory: URL
+
+    func pipeline(_ reader: JSONReader) throws -> Pipeline {
+        let root = try reader.object()
+        let versionReader = try root.required("version")
+        let version = try versionReader.positiveInteger()
+        guard version <= Defaults.supportedVersion else {
+            throw versionReader.fail("this mediabatch reads pipeline version \(Defaults.supportedVersion), found \(version); upgrade mediabatch")
+        }
+        let input = try root.optional("input").map(input) ?? Pipeline.Input(
+            root: nil, include: Defaults.include.map(Glob.init), exclude: Defaults.exclude.map(Glob.init))
+        let output = try root.optional("output").map(output) ?? Pipeline.Output(root: nil)
+        let limits = try root.optional("limits").map(limits) ?? Pipeline.Limits(
+            concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels)
+        let stages = try stageList(root.required("stages"))
+        try root.finish()
+        return Pipeline(version: version, input: input, output: output, limits: limits, stages: stages)
+    }
+
+    func directory(_ reader: JSONReader) throws -> URL {
+        let path = try reader.string()
+        guard !path.isEmpty else { throw reader.expected("a folder path") }
+        return URL(fileURLWithPath: path, relativeTo: baseDirectory).standardizedFileURL
+    }
+
+    func globs(_ reader: JSONReader) throws -> [Glob] {
+        try reader.array().map { Glob(try $0.string()) }
+    }
+
+    func input(_ reader: JSONReader) throws -> Pipeline.Input {
+        let object = try reader.object()
+        let input = Pipeline.Input(
+            root: try object.optional("root").map(directory),
+            include: try object.optional("include").map(globs) ?? Defaults.include.map(Glob.init),
+            exclude: try object.optional("exclude").map(globs) ?? Defaults.exclude.map(Glob.init))
+        try object.finish()
+        return input
+    }
+
+    func output(_ reader: JSONReader) throws -> Pipeline.Output {
+        let object = try reader.object()
+        let output = Pipeline.Output(root: try object.optional("root").map(directory))
+        try object.finish()
+        return output
+    }
+
+    func limits(_ reader: JSONReader) throws -> Pipeline.Limits {
+        let object = try reader.object()
+        let limits = Pipeline.Limits(
+            concurrency: try object.optional("concurrency")?.positiveInteger(),
+            memoryBudget: try object.optional("memoryBudget").map(byteSize) ?? Defaults.memoryBudget,
+            maxPixels: try object.optional("maxPixels")?.positiveInteger() ?? Defaults.maxPixels)
+        try object.finish()
+        return limits
+    }
+
+    func byteSize(_ reader: JSONReader) throws -> ByteSize {
+        let expectation = "a size such as \"600MiB\", \"1GiB\" or a number of bytes"
+        switch reader.value {
+        case .number: return ByteSize(bytes: try reader.positiveInteger())
+        case .string(let text): return try ByteSize(parsing: text).orThrow(reader.expected(expectation))
+        default: throw reader.expected(expectation)
+        }
+    }
+
+    func stageList(_ reader: JSONReader) throws -> [Stage] {
+        let items = try reader.array()
+        guard !items.isEmpty else { throw reader.fail("expected at least one stage") }
+        let stages = try items.map(stage)
+        try checkOrder(stages, items)
+        return stages
+    }
+
+    func stage(_ reader: JSONReader) throws -> Stage {
+        let object = try reader.object()
+        let nameReader = try object.required("stage")
+        let name = try nameReader.oneOf("a stage name", Stage.Name.allCases.map { ($0.rawValue, $0) })
+        let stage: Stage
+        switch name {
+        case .filter:
+            stage = .filter(try MediaMatch.decode(object.required("match")))
+        case .decode:
+            stage = .decode
+        case .downsample:
+            stage = .downsample(maxPixelSize: try object.required("maxPixelSize").positiveInteger())
+        case .transcode:
+            let formats = MediaFormat.allCases.filter { $0.kind == .images }.map { ($0.rawValue, $0) }
+            let from = try object.optional("from").map { try Set($0.stringOrStrings().map { try $0.oneOf("an image format", formats) }) }
+            stage = .transcode(.init(
+                from: from,
+                to: try object.required("to").oneOf("an output format", OutputFormat.allCases.map { ($0.rawValue, $0) }),
+                quality: try object.optional("quality")?.integer(in: 1...100) ?? Defaults.quality))
+        case .stripLocation:
+            stage = .stripLocation
+        case .write:
+            let pathReader = object.optional("path")
+            do {
+                stage = .write(.init(path: try PathTemplate(pathReader.map { try $0.string() } ?? Defaults.writePath)))
+            } catch let error as PathTemplate.TemplateError {
+                throw (pathReader ?? reader).fail(error.message)
+            }
+        }
+        try object.finish()
+        return stage
+    }
+
+    /// Header stages (filter, decode) come first, pixel stages need a decode before them, each
+    /// stage appears once, and write, when present, is last.
+    func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
+        var seen: Set<Stage.Name> = []
+        for (index, stage) in stages.enumerated() {
+            let reader = readers[index]
+            guard seen.insert(stage.name).inserted else {
+                throw reader.fail("\"\(stage.name.rawValue)\" appears twice; a pipeline runs each stage once")
+            }
+            switch stage.name {
+            case .filter:
+                if seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
+            case .decode, .write:
+                break
+            case .downsample, .transcode, .stripLocation:
+                if !seen.contains(.decode) {
+                    throw reader.fail("\"\(stage.name.rawValue)\" needs a \"decode\" stage before it")
+                }
+            }
+            if seen.contains(.write), stage.name != .write {
+                throw reader.fail("\"write\" must be the last stage")
+            }
+        }
+        let pixelStages = stages.map(\.name).filter { [.downsample, .transcode, .stripLocation].contains($0) }
+        if let first = pixelStages.first, !seen.contains(.write) {
+            throw JSONReader(value: .array([]), path: "stages").fail("\"\(first.rawValue)\" has no effect without a \"write\" stage")
+        }
+    }
+}
+
+extension Optional {
+    func orThrow(_ error: @autoclosure () -> Error) throws -> Wrapped {
+        guard let value = self else { throw error() }
+        return value
+    }
+}
