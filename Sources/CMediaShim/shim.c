@@ -15,10 +15,6 @@ int mb_vips_startup(const char *argv0) {
     return 0;
 }
 
-VipsImage *mb_vips_open_header(const char *path) {
-    return vips_image_new_from_file(path, NULL);
-}
-
 VipsImage *mb_vips_open_strict(const char *path) {
     return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }

@@ -15,14 +15,10 @@ public final class VImage: @unchecked Sendable {
         g_object_unref(pointer)
     }
 
-    /// Opens a file lazily: only its header is read until pixels are asked for.
-    public static func header(of path: String) throws -> VImage {
-        VImage(owning: try check(mb_vips_open_header(path), "open \(path)"))
-    }
-
-    /// Opens a file so that any decode error (truncation included) fails the pixel read.
-    public static func strict(_ path: String) throws -> VImage {
-        VImage(owning: try check(mb_vips_open_strict(path), "open \(path)"))
+    /// Opens a file lazily: only its header is read until pixels are asked for, and then any
+    /// decode error (truncation included) fails the read instead of leaving grey rows.
+    public static func open(_ path: String) throws -> VImage {
+        VImage(owning: try check(mb_vips_open_strict(path), "load"))
     }
 
     /// Decodes `path` to fit `maxSize` × `maxSize` (never upsized), shrinking on load, applying
@@ -39,6 +35,8 @@ public final class VImage: @unchecked Sendable {
     /// Bits per band sample (8 for uchar, 16 for ushort, ...).
     public var bitsPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) * 8 }
     public var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
+    /// CMYK pixels need a colour conversion even without an embedded profile.
+    public var isCMYK: Bool { vips_image_guess_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
     /// The loader libvips picked from the file's bytes, e.g. "jpegload", "heifload".
     public var loader: String? { string("vips-loader") }
     /// EXIF-style orientation 1...8 (1 when absent).

@@ -16,9 +16,6 @@
  * arena fragmentation causes in long libvips batches. */
 int mb_vips_startup(const char *argv0);
 
-/* vips_image_new_from_file is variadic. The image is opened lazily: only the header is read. */
-VipsImage *mb_vips_open_header(const char *path);
-
 /* vips_thumbnail is variadic. Shrinks on load to fit max_size x max_size, never upsizes, applies
  * the orientation (EXIF for JPEG, irot/imir for HEIF), and converts to export_profile when it is
  * not NULL. fail_on=error makes truncated and corrupt files fail instead of decoding half grey. */
@@ -42,7 +39,8 @@ int mb_vips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out);
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
 
-/* vips_image_new_from_file with fail_on=error: decodes every pixel (used to check outputs). */
+/* vips_image_new_from_file is variadic. Opens lazily (only the header is read now); with
+ * fail_on=error a truncated or corrupt file fails when its pixels are read. */
 VipsImage *mb_vips_open_strict(const char *path);
 
 #endif

@@ -1,0 +1,61 @@
+import Foundation
+import PipelineModel
+
+/// Decides a file's format from its first bytes. Extensions lie (a JPEG named `.png` is common);
+/// magic numbers and ISO-BMFF brands do not.
+public enum FormatSniffer {
+    /// Bytes needed to decide: enough for an `ftyp` box with a few compatible brands.
+    public static let prefixLength = 64
+
+    public static func format(of path: String) throws -> MediaFormat? {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoPermission)
+        }
+        defer { try? handle.close() }
+        return format(ofPrefix: [UInt8](try handle.read(upToCount: prefixLength) ?? Data()))
+    }
+
+    public static func format(ofPrefix bytes: [UInt8]) -> MediaFormat? {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("ftyp".utf8), at: 4) { return isoBaseMediaFormat(bytes) }
+        if starts(Array("wide".utf8), at: 4) || starts(Array("mdat".utf8), at: 4) || starts(Array("moov".utf8), at: 4) {
+            return .mov // old QuickTime files start without an ftyp box
+        }
+        return nil
+    }
+
+    /// ISO-BMFF (HEIF, AVIF, MP4, MOV, 3GP) share one container; the major and compatible brands
+    /// in the `ftyp` box say which it is. Image brands win over video ones (a HEIF sequence lists both).
+    private static func isoBaseMediaFormat(_ bytes: [UInt8]) -> MediaFormat? {
+        let boxSize = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        let end = min(bytes.count, max(16, boxSize))
+        var brands: [String] = []
+        var offset = 8
+        while offset + 4 <= end {
+            if offset != 12 { // bytes 12..<16 are the minor version, not a brand
+                brands.append(String(decoding: bytes[offset..<offset + 4], as: UTF8.self))
+            }
+            offset += 4
+        }
+        let all = Set(brands)
+        if !all.isDisjoint(with: ["avif", "avis"]) { return .avif }
+        if !all.isDisjoint(with: ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]) { return .heic }
+        if brands.first == "qt  " { return .mov }
+        if brands.first?.hasPrefix("3g") == true { return .threeGP }
+        return .mp4
+    }
+
+    /// Extensions that promise media: a file named like this whose bytes are not recognised
+    /// is broken, not merely unrelated.
+    public static let mediaExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
+        "mov", "mp4", "m4v", "3gp", "3g2",
+    ]
+}

@@ -1,0 +1,35 @@
+import AVFormatKit
+import PipelineModel
+import VipsKit
+
+/// One item on its way through the stages. Stages run one after another on one thread, each
+/// replacing what it transforms; libvips images stay lazy until `write` saves them.
+final class ItemContext {
+    let input: InputItem
+    /// Sniffed from the file's bytes.
+    let format: MediaFormat
+    let bytesIn: Int
+
+    /// The image as the stages have shaped it so far (lazy: nothing decoded until saved).
+    var image: VImage?
+    /// Set by `decode` for videos.
+    var video: VideoProbe?
+    /// What `write` encodes to; `transcode` changes it.
+    var outputFormat: MediaFormat
+    var quality = Defaults.quality
+    /// Set by a stage that decides the item is not for this pipeline.
+    private(set) var skipReason: String?
+    /// Set by `write`: the output, relative to the output root, and its size.
+    var output: (path: String, bytes: Int)?
+
+    init(input: InputItem, format: MediaFormat, bytesIn: Int) {
+        self.input = input
+        self.format = format
+        self.bytesIn = bytesIn
+        self.outputFormat = format
+    }
+
+    func skip(_ reason: String) {
+        skipReason = reason
+    }
+}

@@ -1,3 +1,0 @@
-import VipsKit
-import AVFormatKit
-public func hello() throws { try Vips.start(); print(Vips.version) }

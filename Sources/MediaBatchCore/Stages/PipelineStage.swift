@@ -1,0 +1,35 @@
+import Foundation
+import PipelineModel
+
+/// One step of a pipeline. Each stage is one type in one file; it starts with a guard that
+/// returns when it does not apply to the item, and throws `StageFailure` when the item fails.
+protocol PipelineStage {
+    var name: Stage.Name { get }
+    /// Header stages (filter, decode) run before admission: they decide whether an item runs and
+    /// what it will cost. Pixel stages run once the scheduler has admitted it.
+    var readsPixels: Bool { get }
+    func run(_ item: ItemContext) throws
+}
+
+/// What stages need to know about the run beyond their own options.
+struct RunEnvironment {
+    let outputRoot: URL
+    let limits: Pipeline.Limits
+    let claims: OutputClaims
+}
+
+/// The one place that maps a pipeline's stages, in order, to their implementations.
+enum StageFactory {
+    static func make(_ stages: [Stage], _ environment: RunEnvironment) -> [PipelineStage] {
+        stages.map { stage -> PipelineStage in
+            switch stage {
+            case .filter(let match): return FilterStage(match: match)
+            case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels)
+            case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
+            case .transcode(let options): return TranscodeStage(options: options)
+            case .stripLocation: return StripLocationStage()
+            case .write(let options): return WriteStage(options: options, outputRoot: environment.outputRoot, claims: environment.claims)
+            }
+        }
+    }
+}

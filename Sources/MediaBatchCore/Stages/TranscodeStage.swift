@@ -1,0 +1,23 @@
+import PipelineModel
+import VipsKit
+
+/// Changes the output format and converts colour to sRGB: an embedded profile (Display P3 on
+/// iPhones, Adobe RGB on cameras) is applied, not dropped, so colours survive the new format.
+struct TranscodeStage: PipelineStage {
+    let options: Stage.Transcode
+    var name: Stage.Name { .transcode }
+    var readsPixels: Bool { true }
+
+    func run(_ item: ItemContext) throws {
+        guard let image = item.image, options.from?.contains(item.format) ?? true else { return }
+        if image.hasField("icc-profile-data") || image.isCMYK {
+            do {
+                item.image = try image.convertedToSRGB()
+            } catch let error as VipsError {
+                throw StageFailure(.decodeFailed, "cannot convert colour to sRGB: \(error.message)")
+            }
+        }
+        item.outputFormat = options.to.mediaFormat
+        item.quality = options.quality
+    }
+}

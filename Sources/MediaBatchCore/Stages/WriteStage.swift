@@ -1,0 +1,61 @@
+import Foundation
+import PipelineModel
+import VipsKit
+
+/// Writes the output atomically under the output root: images are encoded (this is where
+/// libvips computes pixels), videos are copied through unchanged for now.
+struct WriteStage: PipelineStage {
+    let options: Stage.Write
+    let outputRoot: URL
+    let claims: OutputClaims
+    var name: Stage.Name { .write }
+    var readsPixels: Bool { true }
+
+    func run(_ item: ItemContext) throws {
+        guard item.image != nil || item.video != nil else { return }
+        let relative = options.path.render(
+            dir: item.input.relativeFolder, stem: item.input.stem, ext: item.outputFormat.fileExtension)
+        let destination = outputRoot.appendingPathComponent(relative).standardizedFileURL
+        guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
+            throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
+        }
+        if let holder = claims.claim(destination.path, for: item.input.relativePath) {
+            throw StageFailure(.outputCollision, "\(relative) is already the output of \(holder)")
+        }
+        do {
+            try AtomicFile.write(to: destination) { temporary in
+                if let image = item.image {
+                    try image.save(to: temporary, format: Self.saver(for: item.outputFormat), quality: item.quality)
+                } else {
+                    try FileManager.default.copyItem(atPath: item.input.path, toPath: temporary)
+                }
+            }
+        } catch let error as VipsError {
+            throw Self.classify(error)
+        } catch {
+            throw StageFailure(.writeFailed, "cannot write \(relative): \(error.localizedDescription)")
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
+        item.output = (relative, bytes)
+    }
+
+    static func saver(for format: MediaFormat) -> String {
+        switch format {
+        case .heic: return "heif"
+        default: return format.rawValue
+        }
+    }
+
+    /// Saving is when a lazy libvips pipeline runs, so a truncated input fails here too: tell a
+    /// decode failure from an encode or disk failure by what libvips says.
+    static func classify(_ error: VipsError) -> StageFailure {
+        let message = error.message
+        if ["No space left", "Permission denied", "Read-only file system", "unable to write"].contains(where: message.contains) {
+            return StageFailure(.writeFailed, message)
+        }
+        if message.contains("save"), !message.contains("load") {
+            return StageFailure(.encodeFailed, message)
+        }
+        return StageFailure(.decodeFailed, message)
+    }
+}

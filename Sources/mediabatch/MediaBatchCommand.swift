@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import PipelineModel
+
+@main
+struct MediaBatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mediabatch",
+        abstract: "Run declarative JSON media pipelines over folders of photos and videos.",
+        discussion: """
+            Exit codes: 0 every item succeeded or was filtered out; 1 at least one item failed; \
+            2 the pipeline file or the command line is invalid (nothing was processed); \
+            130/143 interrupted by SIGINT/SIGTERM.
+            """,
+        subcommands: [RunCommand.self, ValidateCommand.self])
+
+    /// ArgumentParser exits 64 on usage errors; mediabatch promises 2 for anything invalid.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? ExitStatus.invalid : code.rawValue)
+        }
+    }
+}
+
+/// The exit codes mediabatch documents.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let itemsFailed: Int32 = 1
+    static let invalid: Int32 = 2
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Loads and validates a pipeline file, or exits 2 with the path-qualified reason.
+func loadPipeline(_ path: String) throws -> Pipeline {
+    do {
+        return try Pipeline.load(contentsOf: URL(fileURLWithPath: path), displayName: path)
+    } catch let error as PipelineError {
+        printError("error: \(error)")
+        throw ExitCode(ExitStatus.invalid)
+    }
+}

@@ -1,2 +1,0 @@
-import MediaBatchCore
-try hello()
