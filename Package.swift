@@ -27,10 +27,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel"]),
+        // Fixture paths, process running, exiftool, goldens: shared by the test targets below.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
-        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit"]),
-        .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "VipsKit"]),
-        .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "VipsKit"]),
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
+        .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "VipsKit", "TestSupport"]),
+        .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "VipsKit", "TestSupport"]),
     ]
 )

@@ -61,7 +61,8 @@ private struct PipelineDecoder {
     func directory(_ reader: JSONReader) throws -> URL {
         let path = try reader.string()
         guard !path.isEmpty else { throw reader.expected("a folder path") }
-        return URL(fileURLWithPath: path, relativeTo: baseDirectory).standardizedFileURL
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+        return url.standardizedFileURL
     }
 
     func globs(_ reader: JSONReader) throws -> [Glob] {

@@ -1,0 +1,138 @@
+import Foundation
+@testable import PipelineModel
+import XCTest
+
+final class PipelineDecoderTests: XCTestCase {
+    let base = URL(fileURLWithPath: "/jobs/pipelines")
+
+    func decode(_ json: String) throws -> Pipeline {
+        try Pipeline.decode(Data(json.utf8), baseDirectory: base)
+    }
+
+    /// The message a document gets, as `path: message`.
+    func failure(_ json: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        do {
+            _ = try decode(json)
+            XCTFail("expected an error", file: file, line: line)
+            return ""
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func stages(_ list: String) -> String {
+        #"{"version": 1, "stages": [\#(list)]}"#
+    }
+
+    func testIssueExampleDecodesWithTypedOptions() throws {
+        let pipeline = try decode("""
+            {
+              "version": 1,
+              "input":  { "root": "../samples", "include": ["**/*"], "exclude": ["**/.*"] },
+              "output": { "root": "../out/web" },
+              "limits": { "concurrency": 2, "memoryBudget": "1GiB", "maxPixels": 268402689 },
+              "stages": [
+                { "stage": "filter", "match": { "all": ["images", { "not": { "format": "gif" } }] } },
+                { "stage": "decode" },
+                { "stage": "downsample", "maxPixelSize": 2048 },
+                { "stage": "transcode", "from": "heic", "to": "jpeg", "quality": 80 },
+                { "stage": "stripLocation" },
+                { "stage": "write", "path": "{dir}/{stem}.{ext}" }
+              ]
+            }
+            """)
+        XCTAssertEqual(pipeline.input.root?.path, "/jobs/samples")
+        XCTAssertEqual(pipeline.output.root?.path, "/jobs/out/web")
+        XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689))
+        XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripLocation, .write])
+        XCTAssertEqual(pipeline.stages[0], .filter(.all([.kind(.images), .not(.format(.gif))])))
+        XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
+        XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80)))
+    }
+
+    func testDefaultsFillWhatTheFileLeavesOut() throws {
+        let pipeline = try decode(stages(#"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write"}"#))
+        XCTAssertNil(pipeline.input.root)
+        XCTAssertEqual(pipeline.input.include.map(\.pattern), Defaults.include)
+        XCTAssertEqual(pipeline.input.exclude.map(\.pattern), Defaults.exclude)
+        XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels))
+        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: nil, to: .jpeg, quality: 80)))
+        guard case .write(let write) = pipeline.stages[2] else { return XCTFail("write expected") }
+        XCTAssertEqual(write.path.text, Defaults.writePath)
+    }
+
+    func testTranscodeFromAcceptsAList() throws {
+        let pipeline = try decode(stages(#"{"stage": "decode"}, {"stage": "transcode", "from": ["heic", "avif"], "to": "webp", "quality": 1}, {"stage": "write"}"#))
+        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: [.heic, .avif], to: .webp, quality: 1)))
+    }
+
+    func testMistakesNameTheJSONPathAndWhatWasExpected() {
+        let cases: [(String, String)] = [
+            (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
+             #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
+            (stages(#"{"stage": "resize"}"#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, stripLocation, write), found "resize""#),
+            (stages(#"{"stage": "decode", "fast": true}"#),
+             #"stages[0].fast: unknown key; expected one of "stage""#),
+            (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
+             "version: this mediabatch reads pipeline version 1, found 2; upgrade mediabatch"),
+            (#"{"stages": [{"stage": "decode"}]}"#,
+             #"missing required key "version""#),
+            (stages(#"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg", "quality": 101}, {"stage": "write"}"#),
+             "stages[1].quality: expected an integer from 1 to 100, found 101"),
+            (stages(#"{"stage": "filter", "match": {"all": ["images", {"not": "photos"}]}}"#),
+             #"stages[0].match.all[1].not: expected a media kind (one of images, videos), found "photos""#),
+            (stages(#"{"stage": "filter", "match": {"format": "bmp"}}"#),
+             #"stages[0].match.format: expected a format (one of jpeg, png, gif, webp, tiff, heic, avif, mov, mp4, 3gp), found "bmp""#),
+            (stages(#"{"stage": "filter", "match": {"some": ["images"]}}"#),
+             #"stages[0].match.some: unknown condition; expected one of "any", "all", "not", "format""#),
+            (stages(#"{"stage": "filter", "match": {"any": []}}"#),
+             "stages[0].match.any: expected at least one condition"),
+            (#"{"version": 1, "limits": {"memoryBudget": "lots"}, "stages": [{"stage": "decode"}]}"#,
+             #"limits.memoryBudget: expected a size such as "600MiB", "1GiB" or a number of bytes, found "lots""#),
+            (#"{"version": 1, "limits": {"concurrency": 0}, "stages": [{"stage": "decode"}]}"#,
+             "limits.concurrency: expected a positive integer, found 0"),
+            (stages(#"{"stage": "downsample", "maxPixelSize": 10}, {"stage": "decode"}, {"stage": "write"}"#),
+             #"stages[0]: "downsample" needs a "decode" stage before it"#),
+            (stages(#"{"stage": "decode"}, {"stage": "write"}, {"stage": "stripLocation"}"#),
+             #"stages[2]: "write" must be the last stage"#),
+            (stages(#"{"stage": "decode"}, {"stage": "decode"}"#),
+             #"stages[1]: "decode" appears twice; a pipeline runs each stage once"#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripLocation"}"#),
+             #"stages: "stripLocation" has no effect without a "write" stage"#),
+            (stages(#"{"stage": "decode"}, {"stage": "write", "path": "../{stem}.{ext}"}"#),
+             #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
+            (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
+             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}"),
+            (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
+             #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
+            (#"{"version": 1, "stages": []}"#, "stages: expected at least one stage"),
+            (#"{"version": 1, "stages": [], "extra": 1}"#, "stages: expected at least one stage"),
+            (#"{"version": 1, "input": {"root": 5}, "stages": [{"stage": "decode"}]}"#,
+             "input.root: expected a string, found 5"),
+            (#"[1, 2]"#, "expected an object, found an array"),
+        ]
+        for (json, expected) in cases {
+            XCTAssertEqual(failure(json), expected, json)
+        }
+    }
+
+    func testUnknownTopLevelKeyIsAnError() {
+        XCTAssertEqual(failure(#"{"version": 1, "stages": [{"stage": "decode"}], "stagez": []}"#),
+                       #"stagez: unknown key; expected one of "input", "limits", "output", "stages", "version""#)
+    }
+
+    func testSyntaxErrorsSayTheFileIsNotJSON() {
+        XCTAssertTrue(failure(#"{"version": 1,"#).hasPrefix("not valid JSON"))
+    }
+
+    func testLoadPrefixesTheFileName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("pipeline.json")
+        try Data(stages(#"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}"#).utf8).write(to: file)
+        XCTAssertThrowsError(try Pipeline.load(contentsOf: file, displayName: "pipeline.json")) { error in
+            XCTAssertEqual("\(error)", #"pipeline.json: stages[1].maxPixelSize: expected a positive integer, found "big""#)
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class PipelineModelTestsSmoke: XCTestCase { func testNothing() {} }

@@ -1,2 +1,0 @@
-import XCTest
-final class SchedulerTestsSmoke: XCTestCase { func testNothing() {} }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Paths into the repository: tests use the committed samples, never ../shared.
+public enum Fixtures {
+    public static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    public static let samples = repositoryRoot.appendingPathComponent("samples")
+    public static let broken = repositoryRoot.appendingPathComponent("Tests/Fixtures/broken")
+    public static let pipelines = repositoryRoot.appendingPathComponent("pipelines")
+    public static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures")
+
+    public static func sample(_ relativePath: String) -> String {
+        samples.appendingPathComponent(relativePath).path
+    }
+
+    /// The built `mediabatch` executable, next to the test bundle.
+    public static let executable: URL = {
+        let candidates = [
+            Bundle.main.bundleURL,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for folder in candidates {
+            let url = folder.appendingPathComponent("mediabatch")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/mediabatch")
+    }()
+
+    /// A fresh empty folder, removed when the process exits.
+    public static func temporaryFolder(_ name: String = "mediabatch-test") -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

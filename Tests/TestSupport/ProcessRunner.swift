@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs a program to completion and captures what it printed.
+public struct ProcessResult {
+    public let exitCode: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+public func runProcess(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+    process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes before waiting, or a chatty child blocks on a full pipe.
+    final class Collected: @unchecked Sendable { var data = Data() }
+    let collected = Collected()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        collected.data = out.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    let outData = collected.data
+    process.waitUntilExit()
+    return ProcessResult(exitCode: process.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// exiftool's view of a file: `-j -G1 -a` tags, plus any extra arguments (e.g. `-gps:all`).
+public func exiftool(_ path: String, _ arguments: [String] = []) throws -> [String: Any] {
+    let result = try runProcess("exiftool", ["-j", "-G1", "-a"] + arguments + [path])
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+    return parsed?.first ?? [:]
+}
+
+/// Location tags exiftool finds anywhere in the file (EXIF, XMP, IPTC, QuickTime).
+public func locationTags(_ path: String) throws -> [String] {
+    try exiftool(path, ["-location:all", "-gps:all"]).keys.filter { $0 != "SourceFile" }.sorted()
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class VipsKitTestsSmoke: XCTestCase { func testNothing() {} }
