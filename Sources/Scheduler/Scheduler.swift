@@ -22,12 +22,15 @@ public final class Scheduler: @unchecked Sendable {
     private var inFlight = 0
     private var bytesInFlight = 0
     private var cancelled = false
-    private let queue = DispatchQueue(label: "mediabatch.scheduler.work", qos: .userInitiated, attributes: .concurrent)
+    /// One serial queue per slot. A shared concurrent queue would be capped by Dispatch at the
+    /// core count on Linux; serial queues each get a thread, so `concurrency` is what runs.
+    private var freeLanes: [DispatchQueue]
 
     public init(concurrency: Int, memoryBudget: Int) {
         precondition(concurrency >= 1 && memoryBudget >= 1)
         self.concurrency = concurrency
         self.memoryBudget = memoryBudget
+        self.freeLanes = (0..<concurrency).map { DispatchQueue(label: "mediabatch.scheduler.lane\($0)", qos: .userInitiated) }
     }
 
     /// Memory currently reserved by running jobs.
@@ -61,28 +64,28 @@ public final class Scheduler: @unchecked Sendable {
         var iterator = jobs.makeIterator()
         while !isCancelled, let job = iterator.next() {
             let cost = max(0, job.estimatedBytes)
-            guard admit(cost) else { break }
+            guard let lane = admit(cost) else { break }
             admitted += 1
-            queue.async { [self] in
+            lane.async { [self] in
                 work(job)
-                release(cost)
+                release(cost, lane)
             }
         }
         waitForRunningJobs()
         return admitted
     }
 
-    /// Waits until `cost` fits; false when cancelled while waiting.
-    private func admit(_ cost: Int) -> Bool {
+    /// Waits until `cost` fits and returns the lane to run on; nil when cancelled while waiting.
+    private func admit(_ cost: Int) -> DispatchQueue? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, !fits(cost) {
             condition.wait()
         }
-        guard !cancelled else { return false }
+        guard !cancelled else { return nil }
         inFlight += 1
         bytesInFlight += cost
-        return true
+        return freeLanes.removeLast()
     }
 
     /// A job fits when a slot is free and its cost stays within the budget, or when nothing else
@@ -92,8 +95,9 @@ public final class Scheduler: @unchecked Sendable {
         return inFlight == 0 || bytesInFlight + cost <= memoryBudget
     }
 
-    private func release(_ cost: Int) {
+    private func release(_ cost: Int, _ lane: DispatchQueue) {
         condition.lock()
+        freeLanes.append(lane)
         inFlight -= 1
         bytesInFlight -= cost
         condition.broadcast()
