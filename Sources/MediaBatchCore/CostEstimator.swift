@@ -5,14 +5,14 @@ import PipelineModel
 ///
 /// Calibrated against peak RSS measured per item on this platform (libvips 8.14, 12 MP → 2048 px):
 /// JPEG/PNG/TIFF stream through libvips in strips (12 MP JPEG ≈ +12 MiB, 48 MP ≈ +27 MiB);
-/// HEIC/AVIF are decoded whole by libheif (≈ 7 bytes per pixel: 12 MP ≈ +80 MiB, 48 MP ≈ +307 MiB);
+/// HEIC/AVIF are decoded whole by libheif (≈ 7–7.5 bytes per pixel: 12 MP ≈ +80 MiB, 48 MP ≈ +307 MiB);
 /// WebP and GIF decode whole frames as RGBA. See the README's "Memory budget" section.
 public enum CostEstimator {
     /// Encoder buffers, the output image's lines, libvips bookkeeping.
     static let fixedBytes = 6 << 20
     /// Streaming loaders keep a window of lines plus the shrink pipeline's buffers.
     static let streamingBytesPerPixel = 0.6
-    static let wholeFrameBytesPerPixel: [MediaFormat: Double] = [.heic: 7, .avif: 7, .webp: 4, .gif: 4]
+    static let wholeFrameBytesPerPixel: [MediaFormat: Double] = [.heic: 7.5, .avif: 7.5, .webp: 4, .gif: 4]
     /// Videos are copied (later: remuxed) through fixed-size buffers.
     static let videoBytes = 8 << 20
 

@@ -66,7 +66,11 @@ public struct InputWalker: Sequence {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: folderURL.appendingPathComponent(name).path, isDirectory: &isDirectory)
                 else { continue }
-                if isDirectory.boolValue { folders.append(relative) } else { files.append(relative) }
+                if !isDirectory.boolValue {
+                    files.append(relative)
+                } else if !walker.excludes(relative) {
+                    folders.append(relative) // an excluded folder (e.g. ".thumbs" under "**/.*") is not entered
+                }
             }
             // Stacks pop from the end: push in reverse to visit in sorted order.
             pendingFiles = files.reversed()
@@ -75,6 +79,10 @@ public struct InputWalker: Sequence {
     }
 
     func selects(_ relativePath: String) -> Bool {
-        include.contains { $0.matches(relativePath) } && !exclude.contains { $0.matches(relativePath) }
+        include.contains { $0.matches(relativePath) } && !excludes(relativePath)
+    }
+
+    func excludes(_ relativePath: String) -> Bool {
+        exclude.contains { $0.matches(relativePath) }
     }
 }

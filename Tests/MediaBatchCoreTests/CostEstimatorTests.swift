@@ -1,0 +1,31 @@
+@testable import MediaBatchCore
+import PipelineModel
+import XCTest
+
+final class CostEstimatorTests: XCTestCase {
+    let mebibyte = 1 << 20
+
+    func estimate(_ format: MediaFormat, _ width: Int, _ height: Int, bits: Int = 8, to size: Int? = 2048) -> Int {
+        CostEstimator.estimate(image: .init(format: format, width: width, height: height, bitsPerSample: bits), maxPixelSize: size)
+    }
+
+    /// Measured extra peak RSS per item here (../shared/notes): the estimate must cover it
+    /// without being wildly above it, or the budget would admit too little.
+    func testCalibrationPointsAreCoveredAndClose() {
+        let cases: [(MediaFormat, Int, Int, Double)] = [
+            (.jpeg, 4032, 3024, 12), (.jpeg, 8064, 6048, 27), (.png, 4032, 3024, 11),
+            (.heic, 4032, 3024, 90), (.heic, 8064, 6048, 307),
+        ]
+        for (format, width, height, measuredMiB) in cases {
+            let estimated = Double(estimate(format, width, height)) / Double(mebibyte)
+            XCTAssertGreaterThanOrEqual(estimated, measuredMiB, "\(format) \(width)x\(height)")
+            XCTAssertLessThanOrEqual(estimated, measuredMiB * 1.6, "\(format) \(width)x\(height)")
+        }
+    }
+
+    func testJPEGShrinkOnLoadLowersTheEstimate() {
+        XCTAssertLessThan(estimate(.jpeg, 8064, 6048, to: 512), estimate(.jpeg, 8064, 6048, to: 2048))
+        XCTAssertEqual(estimate(.heic, 8064, 6048, to: 512), estimate(.heic, 8064, 6048, to: 2048), "libheif decodes whole frames")
+        XCTAssertGreaterThan(estimate(.png, 4000, 3000, bits: 16), estimate(.png, 4000, 3000))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import VipsKit
+import XCTest
+
+final class VImageTests: XCTestCase {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func testOpenReadsTheHeaderOnly() throws {
+        let heic = try VImage.open(Fixtures.sample("heic/IMG_1034.heic"))
+        XCTAssertEqual([heic.width, heic.height, heic.bands, heic.bitsPerSample], [4032, 3024, 3, 8])
+        XCTAssertEqual(heic.loader, "heifload")
+        let jpeg = try VImage.open(Fixtures.sample("jpeg/orientation/Landscape_6.jpg"))
+        XCTAssertEqual([jpeg.width, jpeg.height], [1200, 1800], "stored sideways")
+        XCTAssertEqual(jpeg.orientation, 6)
+        XCTAssertEqual(jpeg.loader, "jpegload")
+    }
+
+    func testThumbnailFitsAppliesOrientationAndResetsIt() throws {
+        let small = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 512, exportProfile: nil)
+        XCTAssertEqual([small.width, small.height], [512, 341])
+        XCTAssertEqual(small.orientation, 1)
+        let notUpscaled = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 4096, exportProfile: nil)
+        XCTAssertEqual([notUpscaled.width, notUpscaled.height], [1800, 1200])
+        let heic = try VImage.thumbnail(of: Fixtures.sample("heic/iphone_xr_issue263.heic"), maxSize: 2048, exportProfile: nil)
+        XCTAssertEqual([heic.width, heic.height], [1536, 2048], "irot 270 applied by libheif")
+    }
+
+    func testTruncatedJPEGFailsWhenPixelsAreComputed() throws {
+        let image = try VImage.thumbnail(of: Fixtures.broken.appendingPathComponent("Landscape_1_truncated_200k.jpg").path,
+                                         maxSize: 512, exportProfile: nil)
+        let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
+        XCTAssertThrowsError(try image.save(to: output, format: "jpeg", quality: 80)) { error in
+            XCTAssertTrue("\(error)".contains("Premature end"), "\(error)")
+        }
+    }
+
+    func testUnknownContentFailsToOpen() {
+        XCTAssertThrowsError(try VImage.open(Fixtures.broken.appendingPathComponent("empty.heic").path)) { error in
+            XCTAssertTrue(error is VipsError)
+        }
+    }
+
+    func testRemovingFieldsReturnsANewImageAndLeavesTheOriginal() throws {
+        let original = try VImage.open(Fixtures.sample("jpeg/apple_iphone_4.jpg"))
+        let gps = original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }
+        XCTAssertFalse(gps.isEmpty)
+        let stripped = try original.removingFields(gps)
+        XCTAssertEqual(stripped.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, [])
+        XCTAssertEqual(original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, gps)
+        XCTAssertEqual(stripped.string("exif-ifd0-Make")?.hasPrefix("Apple"), true)
+    }
+
+    func testSaveRoundTripKeepsSizeAndMetadata() throws {
+        let image = try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 640, exportProfile: nil)
+        let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
+        try image.save(to: output, format: "jpeg", quality: 80)
+        let back = try VImage.open(output)
+        XCTAssertEqual([back.width, back.height], [640, 478])
+        XCTAssertEqual(back.loader, "jpegload")
+        XCTAssertEqual(back.string("exif-ifd0-Model")?.hasPrefix("iPhone 4"), true)
+    }
+
+    func testDisplayP3ConvertsToSRGB() throws {
+        let p3 = try VImage.thumbnail(of: Fixtures.sample("heic/IMG_1034.heic"), maxSize: 512, exportProfile: nil)
+        let converted = try p3.convertedToSRGB()
+        let before = try p3.bandMeans(), after = try converted.bandMeans()
+        XCTAssertEqual(before.count, 3)
+        // P3 blue sits outside sRGB: the conversion must move the blue mean, not just relabel.
+        XCTAssertGreaterThan(abs(before[2] - after[2]), 1.5)
+    }
+
+    func testMeanAbsoluteDifference() throws {
+        let a = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_1.jpg"), maxSize: 300, exportProfile: nil)
+        let b = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_3.jpg"), maxSize: 300, exportProfile: nil)
+        let again = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_1.jpg"), maxSize: 300, exportProfile: nil)
+        XCTAssertEqual(try a.meanAbsoluteDifference(from: again), 0)
+        XCTAssertLessThan(try a.meanAbsoluteDifference(from: b), 5)
+    }
+}
