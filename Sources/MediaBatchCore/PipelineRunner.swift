@@ -62,6 +62,10 @@ public final class PipelineRunner: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: options.inputRoot.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw RunSetupError(description: "input root \(options.inputRoot.path) is not a folder")
         }
+        guard options.outputRoot.resolvingSymlinksInPath() != options.inputRoot.resolvingSymlinksInPath() else {
+            throw RunSetupError(description:
+                "the output root \(options.outputRoot.path) is the input root: outputs would become inputs of the next run")
+        }
         do {
             try Vips.start()
         } catch {
