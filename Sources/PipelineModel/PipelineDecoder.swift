@@ -24,15 +24,17 @@ extension Pipeline {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw PipelineError(path: "", message: "not valid JSON (\(jsonSyntaxReason(error)))")
+            throw PipelineError(path: "", message: "not valid JSON (\(jsonSyntaxReason(data, error)))")
         }
         return try PipelineDecoder(baseDirectory: baseDirectory).pipeline(JSONReader(value: document, path: ""))
     }
 
-    private static func jsonSyntaxReason(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
+    /// JSONDecoder only says "not valid JSON"; JSONSerialization says where.
+    private static func jsonSyntaxReason(_ data: Data, _ error: Error) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            if let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return reason }
         }
         return "\(error)"
     }

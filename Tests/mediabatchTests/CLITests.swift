@@ -1,0 +1,120 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The command line as users and CI see it: exit codes, messages, reports.
+final class CLITests: XCTestCase {
+    func mediabatch(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess(Fixtures.executable.path, arguments, in: Fixtures.repositoryRoot)
+    }
+
+    /// Each invalid pipeline gives exit 2 and its golden message, from `validate` and from `run`
+    /// alike (`MEDIABATCH_RECORD_GOLDENS=1` re-records the goldens).
+    func testInvalidPipelinesExitTwoWithTheExpectedMessage() throws {
+        let folder = Fixtures.fixtures.appendingPathComponent("invalid-pipelines")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 8)
+        for file in files {
+            let path = "Tests/Fixtures/invalid-pipelines/\(file)"
+            let validate = try mediabatch(["validate", path])
+            XCTAssertEqual(validate.exitCode, 2, file)
+            XCTAssertEqual(validate.stdout, "", file)
+            assertMatchesGolden(validate.stderr, folder.appendingPathComponent(file.replacingOccurrences(of: ".json", with: ".stderr")))
+            let run = try mediabatch(["run", path, "--input", "samples", "--output", Fixtures.temporaryFolder().path])
+            XCTAssertEqual(run.exitCode, 2, file)
+            XCTAssertEqual(run.stderr, validate.stderr, file)
+        }
+    }
+
+    func testEveryShippedPipelineValidatesAndRuns() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "videos-copy.json"])
+        for file in files {
+            let validate = try mediabatch(["validate", "pipelines/\(file)"])
+            XCTAssertEqual(validate.exitCode, 0, "\(file): \(validate.stderr)")
+            XCTAssertTrue(validate.stdout.hasPrefix("pipelines/\(file): valid (version 1,"), validate.stdout)
+
+            let output = Fixtures.temporaryFolder()
+            let reportFile = output.appendingPathComponent("report.json")
+            let run = try mediabatch(["run", "pipelines/\(file)", "--output", output.appendingPathComponent("out").path,
+                                      "--report", reportFile.path, "--quiet"])
+            XCTAssertEqual(run.exitCode, 0, "\(file): \(run.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: reportFile)) as! [String: Any]
+            let totals = report["totals"] as! [String: Int]
+            XCTAssertGreaterThan(totals["ok"]!, 0, file)
+            XCTAssertEqual(totals["failed"], 0, file)
+            for item in report["items"] as! [[String: Any]] where item["status"] as? String == "ok" {
+                let written = output.appendingPathComponent("out").appendingPathComponent(item["output"] as! String)
+                XCTAssertTrue(FileManager.default.fileExists(atPath: written.path), "\(file): \(written.path)")
+                XCTAssertGreaterThan(item["bytesOut"] as! Int, 0)
+            }
+            XCTAssertTrue(run.stderr.contains("mediabatch: \(totals["items"]!) items: \(totals["ok"]!) ok, 0 failed"), run.stderr)
+        }
+    }
+
+    func testBrokenItemsExitOneReportEachAndTheRestSucceed() throws {
+        let input = Fixtures.temporaryFolder()
+        for name in ["Landscape_1_truncated_200k.jpg", "empty.heic", "corrupted.heic"] {
+            try FileManager.default.copyItem(at: Fixtures.broken.appendingPathComponent(name), to: input.appendingPathComponent(name))
+        }
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("good.jpg").path)
+        let output = Fixtures.temporaryFolder()
+        let reportFile = output.appendingPathComponent("report.json")
+        let run = try mediabatch(["run", "pipelines/quickstart.json", "--input", input.path, "--output", output.appendingPathComponent("web").path,
+                                  "--jobs", "1", "--report", reportFile.path])
+        XCTAssertEqual(run.exitCode, 1)
+        XCTAssertTrue(run.stderr.contains("error: empty.heic: decode: named .heic but the file is empty [unsupportedFormat]"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("error: corrupted.heic: decode: cannot read the heic header: heif: Invalid input: No 'meta' box"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("error: Landscape_1_truncated_200k.jpg: write: VipsJpeg: Premature end of input file [decodeFailed]"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("mediabatch: 4 items: 1 ok, 3 failed, 0 skipped"), run.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("web").path), ["good.jpg"])
+
+        let report = try JSONDecoder().decode(ReportShape.self, from: Data(contentsOf: reportFile))
+        XCTAssertEqual(report.totals, ["items": 4, "ok": 1, "failed": 3, "skipped": 0, "bytesIn": report.totals["bytesIn"]!, "bytesOut": report.totals["bytesOut"]!])
+        let empty = report.items.first { $0.input == "empty.heic" }!
+        XCTAssertEqual(empty.status, "failed")
+        XCTAssertEqual(empty.error, .init(code: "unsupportedFormat", stage: "decode", message: "named .heic but the file is empty"))
+        let good = report.items.first { $0.input == "good.jpg" }!
+        XCTAssertEqual(good.output, "good.jpg")
+        XCTAssertGreaterThan(good.bytesOut, 0)
+        XCTAssertGreaterThan(good.bytesIn, good.bytesOut)
+    }
+
+    func testBadCommandLinesExitTwo() throws {
+        let cases: [([String], String)] = [
+            (["run", "pipelines/quickstart.json", "--jobs", "0"], "--jobs must be at least 1, found 0"),
+            (["run", "pipelines/quickstart.json", "--memory-budget", "lots"], "--memory-budget"),
+            (["run", "pipelines/quickstart.json", "--frobnicate"], "Unknown option '--frobnicate'"),
+            (["validate", "pipelines/missing.json"], "pipelines/missing.json: cannot read the file"),
+            (["run", "Tests/Fixtures/no-roots.json"], "no input folder: set input.root in Tests/Fixtures/no-roots.json or pass --input"),
+            (["run", "pipelines/quickstart.json", "--input", "pipelines/nope"], "is not a folder"),
+            (["transmogrify"], "Unexpected argument 'transmogrify'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try mediabatch(arguments)
+            XCTAssertEqual(result.exitCode, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertEqual(try mediabatch(["--help"]).exitCode, 0)
+    }
+}
+
+/// The report's JSON as a script would read it.
+struct ReportShape: Decodable {
+    struct Item: Decodable {
+        struct Failure: Decodable, Equatable {
+            let code: String
+            let stage: String
+            let message: String
+        }
+        let input: String
+        let status: String
+        let output: String?
+        let error: Failure?
+        let bytesIn: Int
+        let bytesOut: Int
+        let milliseconds: Int
+    }
+    let totals: [String: Int]
+    let items: [Item]
+}
