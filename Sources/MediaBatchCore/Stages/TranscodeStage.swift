@@ -3,6 +3,7 @@ import VipsKit
 
 /// Changes the output format and converts colour to sRGB: an embedded profile (Display P3 on
 /// iPhones, Adobe RGB on cameras) is applied, not dropped, so colours survive the new format.
+/// Images already in sRGB (by their profile's description) are left as they are.
 struct TranscodeStage: PipelineStage {
     let options: Stage.Transcode
     var name: Stage.Name { .transcode }
@@ -10,7 +11,8 @@ struct TranscodeStage: PipelineStage {
 
     func run(_ item: ItemContext) throws {
         guard let image = item.image, options.from?.contains(item.format) ?? true else { return }
-        if image.hasField("icc-profile-data") || image.isCMYK {
+        let profile = image.blob("icc-profile-data")
+        if image.isCMYK || profile.map({ !ICCProfile.isSRGB($0) }) ?? false {
             do {
                 item.image = try image.convertedToSRGB()
             } catch let error as VipsError {

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Benchmarks mediabatch against its peers on the same files with the same settings
+# (longest side 2048 px, JPEG q80, sRGB, orientation applied), then checks the memory budget
+# and memory flatness. Prints images/s, mediabatch's ratio to each peer, and peak RSS.
+#
+#   bench/run.sh            # all of it (≈ 10 minutes on 2 cores; inputs are cached in bench/.work)
+#   SETS="jpeg12" bench/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$root/bench/.work
+corpus=${CORPUS:-$root/../shared/corpus}
+cpus=$(nproc)
+sets=${SETS:-"jpeg12 heic12 mixed48 memory flat"}
+
+./scripts/install-deps.sh imagemagick time
+swift build -c release >/dev/null
+mediabatch=$root/.build/release/mediabatch
+mkdir -p "$work"
+
+# Real photos as sources: the shared corpus when present, the bundled samples otherwise.
+pick() { for f in "$@"; do [ -f "$corpus/$f" ] && { echo "$corpus/$f"; return; }; done; }
+jpeg_sources=("$(pick livephoto/train.jpg)" "$(pick jpeg/apple_iphone_6.jpg)" "$(pick jpeg/nokia_lumia_800.jpg)")
+heic_sources=("$(pick heic/IMG_1034.heic)" "$(pick heic/iphone_xr_issue263.heic)" "$(pick heic/pug.heic)" "$(pick heic/samsung_s10_issue487.heic)")
+[ -n "${jpeg_sources[0]}" ] || jpeg_sources=("$root/samples/jpeg/apple_iphone_4.jpg" "$root/samples/heic/IMG_1034.heic")
+[ -n "${heic_sources[0]}" ] || heic_sources=("$root/samples/heic/IMG_1034.heic" "$root/samples/heic/iphone_xr_issue263.heic")
+
+make_inputs() {
+  local set=$1 dir=$work/inputs/$1
+  [ -f "$dir/.done" ] && return
+  rm -rf "$dir"; mkdir -p "$dir"
+  case $set in
+    jpeg12) # 40 × 12 MP (4032×3024) camera-quality JPEGs
+      for i in $(seq 0 39); do
+        src=${jpeg_sources[$((i % ${#jpeg_sources[@]}))]}
+        [ -f "$dir/base$((i % ${#jpeg_sources[@]})).jpg" ] ||
+          vips thumbnail "$src" "$dir/base$((i % ${#jpeg_sources[@]})).jpg[Q=90]" 4032 --height 3024 --crop centre --size both
+        cp "$dir/base$((i % ${#jpeg_sources[@]})).jpg" "$dir/photo$i.jpg"
+      done
+      rm -f "$dir"/base*.jpg ;;
+    heic12) # 20 × real 12 MP iPhone/Samsung HEICs
+      for i in $(seq 0 19); do cp "${heic_sources[$((i % ${#heic_sources[@]}))]}" "$dir/photo$i.heic"; done ;;
+    mixed48) # 8 × 48 MP JPEG + 4 × 48 MP HEIC (8064×6048)
+      vips resize "${jpeg_sources[0]}" "$work/big.v" 2 --kernel linear
+      vips crop "$work/big.v" "$work/big48.v" 0 0 8064 6048
+      vips jpegsave "$work/big48.v" "$dir/big0.jpg" --Q 90
+      vips heifsave "$work/big48.v" "$dir/big0.heic" --Q 70
+      for i in 1 2 3 4 5 6 7; do cp "$dir/big0.jpg" "$dir/big$i.jpg"; done
+      for i in 1 2 3; do cp "$dir/big0.heic" "$dir/bigh$i.heic"; done
+      rm -f "$work"/big.v "$work"/big48.v ;;
+    flat1000|flat10000) # many small images, for memory flatness
+      local count=${set#flat}
+      vips thumbnail "${jpeg_sources[0]}" "$dir/seed.jpg[Q=80]" 320
+      for i in $(seq 1 "$count"); do cp "$dir/seed.jpg" "$dir/small$i.jpg"; done
+      rm "$dir/seed.jpg" ;;
+  esac
+  touch "$dir/.done"
+}
+
+# timed NAME COMMAND...: runs once, records seconds and peak RSS (KiB) of the largest process.
+timed() {
+  local name=$1; shift
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
+    echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
+  read -r seconds rss < "$work/time.txt"
+  echo "$name $seconds $rss"
+}
+
+count_inputs() { find "$1" -type f ! -name '.done' | wc -l; }
+
+peers() {
+  local set=$1 dir=$work/inputs/$1 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== $set: $n images, 2048 px, q80, sRGB, orientation applied, $cpus CPUs"
+  {
+    timed mediabatch "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+    timed vipsthumbnail-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} vipsthumbnail {} -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
+    timed vipsthumbnail-one-process bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
+    timed imagemagick-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '/usr/bin/convert \"\$1\" -auto-orient -resize 2048x2048\\> -colorspace sRGB -quality 80 \"$work/out/\$(basename \"\$1\").jpg\"' _ {}"
+  } > "$work/$set.txt"
+  awk -v n="$n" '
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024 }
+    END {
+      printf "%-28s %10s %12s %16s\n", "tool", "images/s", "peak RSS", "mediabatch is"
+      for (i = 1; i <= NR; i++)
+        printf "%-28s %10.2f %9.0f MiB %15.2fx\n", name[i], rate[i], rss[i], rate[1]/rate[i]
+    }' "$work/$set.txt"
+}
+
+memory() {
+  local dir=$work/inputs/mixed48 n
+  n=$(count_inputs "$dir")
+  mkdir -p "$work/empty"
+  echo
+  echo "== memory budget: mixed48 ($n images of 48 MP)"
+  {
+    timed idle-process "$mediabatch" run bench/pipeline.json --input "$work/empty" --output "$work/out" --quiet
+    timed "jobs-4-budget-600MiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 4 --memory-budget 600MiB --quiet
+    timed "jobs-4-budget-4GiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 4 --memory-budget 4GiB --quiet
+    timed "jobs-2-budget-4GiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 2 --memory-budget 4GiB --quiet
+  } > "$work/memory.txt"
+  awk -v n="$n" '{ printf "%-24s %8.2f images/s %9.0f MiB peak RSS\n", $1, ($1 == "idle-process" ? 0 : n/$2), $3/1024 }' "$work/memory.txt"
+}
+
+flat() {
+  echo
+  echo "== memory flatness: same small image, 1 000 vs 10 000 items"
+  for set in flat1000 flat10000; do
+    make_inputs $set
+    timed "$set" "$mediabatch" run bench/pipeline.json --input "$work/inputs/$set" --output "$work/out" --quiet
+  done > "$work/flat.txt"
+  awk '{ rss[NR]=$3/1024; printf "%-10s %8.1f s %8.1f MiB peak RSS\n", $1, $2, rss[NR] } END { printf "10 000 / 1 000 peak RSS: %.3f\n", rss[2]/rss[1] }' "$work/flat.txt"
+}
+
+for set in $sets; do
+  case $set in
+    jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
+    memory) make_inputs mixed48; memory ;;
+    flat) flat ;;
+  esac
+done
