@@ -44,9 +44,9 @@ make_inputs() {
       vips resize "${jpeg_sources[0]}" "$work/big.v" 2 --kernel linear
       vips crop "$work/big.v" "$work/big48.v" 0 0 8064 6048
       vips jpegsave "$work/big48.v" "$dir/big0.jpg" --Q 90
-      vips heifsave "$work/big48.v" "$dir/big0.heic" --Q 70
+      vips heifsave "$work/big48.v" "$dir/bigh0.heic" --Q 70
       for i in 1 2 3 4 5 6 7; do cp "$dir/big0.jpg" "$dir/big$i.jpg"; done
-      for i in 1 2 3; do cp "$dir/big0.heic" "$dir/bigh$i.heic"; done
+      for i in 1 2 3; do cp "$dir/bigh0.heic" "$dir/bigh$i.heic"; done
       rm -f "$work"/big.v "$work"/big48.v ;;
     flat1000|flat10000) # many small images, for memory flatness
       local count=${set#flat}

@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write a JSON report of every item to this file.")
     var report: String?
 
-    @Flag(help: "Print only errors and the final summary.")
+    @Flag(help: "No progress: print only per-item errors and the final summary.")
     var quiet = false
 
     func validate() throws {
@@ -57,10 +57,18 @@ struct RunCommand: ParsableCommand {
             memoryBudget: memoryBudget ?? loaded.limits.memoryBudget,
             pipelineName: pipeline)
 
+        let progress = quiet ? nil : ProgressReporter(
+            counting: InputWalker(root: options.inputRoot, include: loaded.input.include, exclude: loaded.input.exclude,
+                                  skipping: options.outputRoot),
+            budget: options.memoryBudget)
         let runner = PipelineRunner(pipeline: loaded, options: options) { result in
+            progress?.itemFinished(result)
             guard let error = result.error else { return }
+            progress?.clearLine()
             printError("error: \(result.input): \(error.stage): \(error.message) [\(error.code.rawValue)]")
         }
+        progress?.reservedBytes = { runner.reservedBytes }
+        progress?.start()
         let trap = SignalTrap { [quiet] signal in
             if !quiet { printError("mediabatch: signal \(signal): finishing items in flight (send it again to abort now)") }
             runner.cancel()
@@ -68,6 +76,7 @@ struct RunCommand: ParsableCommand {
 
         let result: RunReport
         do {
+            defer { progress?.stop() }
             result = try runner.run()
         } catch let error as RunSetupError {
             printError("error: \(error)")
