@@ -34,7 +34,6 @@ public final class VImage: @unchecked Sendable {
     public var bands: Int { Int(vips_image_get_bands(pointer)) }
     /// Bits per band sample (8 for uchar, 16 for ushort, ...).
     public var bitsPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) * 8 }
-    public var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
     /// CMYK pixels need a colour conversion even without an embedded profile.
     public var isCMYK: Bool { vips_image_guess_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
     /// The loader libvips picked from the file's bytes, e.g. "jpegload", "heifload".

@@ -23,9 +23,4 @@ public enum Vips {
     public static func endWorkItem() {
         vips_thread_shutdown()
     }
-
-    /// The libvips version string, e.g. "8.14.1".
-    public static var version: String {
-        String(cString: vips_version_string())
-    }
 }
