@@ -85,10 +85,10 @@ final class ObjectReader {
     }
 
     /// Rejects keys that were never read: a misspelt option must not be silently ignored.
-    func finish(allowed: [String]? = nil) throws {
+    func finish() throws {
         let unknown = members.keys.filter { !read.contains($0) }.sorted()
         guard let first = unknown.first else { return }
-        let known = (allowed ?? read.sorted()).map { "\"\($0)\"" }.joined(separator: ", ")
+        let known = read.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
         throw reader.child(first, members[first]!).fail("unknown key; expected one of \(known)")
     }
 }

@@ -47,7 +47,6 @@ extension MediaMatch {
         case "format":
             return .format(try object.required("format").oneOf("a format", MediaFormat.allCases.map { ($0.rawValue, $0) }))
         default:
-            _ = object.optional(key)
             throw reader.child(key, members[key]!).fail("unknown condition; expected one of \"any\", \"all\", \"not\", \"format\"")
         }
     }
