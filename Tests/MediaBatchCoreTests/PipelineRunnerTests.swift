@@ -170,6 +170,43 @@ final class PipelineRunnerTests: XCTestCase {
         XCTAssertEqual(png.loader, "pngload")
     }
 
+    func testQualityAndOutputFormatsAreHonoured() throws {
+        func convert(to format: String, quality: Int) throws -> (path: String, bytes: Int) {
+            let output = Fixtures.temporaryFolder()
+            let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 1024}, {"stage": "transcode", "to": "\#(format)", "quality": \#(quality)}, {"stage": "write"}"#
+            let report = try Self.run(try pipeline(stages), input: Fixtures.samples.appendingPathComponent("heic"), output: output)
+            let item = try XCTUnwrap(report.items.first { $0.input == "IMG_1034.heic" })
+            return (output.appendingPathComponent(item.output!).path, item.bytesOut)
+        }
+        let low = try convert(to: "jpeg", quality: 30), high = try convert(to: "jpeg", quality: 95)
+        XCTAssertLessThan(Double(low.bytes) * 2, Double(high.bytes), "quality reaches the encoder")
+        for (format, loader) in [("png", "pngload"), ("webp", "webpload")] {
+            let written = try convert(to: format, quality: 80)
+            XCTAssertTrue(written.path.hasSuffix(".\(format)"), written.path)
+            let image = try VImage.open(written.path)
+            XCTAssertEqual(image.loader, loader)
+            XCTAssertEqual([image.width, image.height], [1024, 768])
+        }
+    }
+
+    func testXMPAndIPTCLocationBlocksAreDroppedAndTheRestKept() throws {
+        let input = Fixtures.temporaryFolder()
+        let tagged = input.appendingPathComponent("tagged.jpg").path
+        let exif = try runProcess("exiftool", ["-q", "-o", tagged, "-XMP-photoshop:City=Paris", "-IPTC:City=Paris",
+                                               "-IPTC:Country-PrimaryLocationName=France", "-EXIF:Copyright=(c) Test",
+                                               Fixtures.sample("jpeg/apple_iphone_4.jpg")])
+        XCTAssertEqual(exif.exitCode, 0, exif.stderr)
+        let before = try locationTags(tagged)
+        XCTAssertTrue(before.contains("XMP-photoshop:City") && before.contains("IPTC:City"), "\(before)")
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(webStages), input: input, output: output)
+        let written = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path
+        XCTAssertEqual(try locationTags(written), [])
+        let after = try exiftool(written)
+        XCTAssertEqual(after["IFD0:Copyright"] as? String, "(c) Test")
+        XCTAssertEqual(after["IFD0:Model"] as? String, "iPhone 4")
+    }
+
     func testContentNotExtensionDecidesTheFormat() throws {
         let input = Fixtures.temporaryFolder()
         try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("photo.png").path)

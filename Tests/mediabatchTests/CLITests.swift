@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import VipsKit
 import XCTest
 
 /// The command line as users and CI see it: exit codes, messages, reports.
@@ -27,6 +28,7 @@ final class CLITests: XCTestCase {
     }
 
     func testEveryShippedPipelineValidatesAndRuns() throws {
+        try Vips.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "videos-copy.json"])
         for file in files {
@@ -45,8 +47,14 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(totals["failed"], 0, file)
             for item in report["items"] as! [[String: Any]] where item["status"] as? String == "ok" {
                 let written = output.appendingPathComponent("out").appendingPathComponent(item["output"] as! String)
-                XCTAssertTrue(FileManager.default.fileExists(atPath: written.path), "\(file): \(written.path)")
-                XCTAssertGreaterThan(item["bytesOut"] as! Int, 0)
+                if item["format"] as? String == "mov" {
+                    XCTAssertEqual(try Data(contentsOf: written), try Data(contentsOf: Fixtures.samples.appendingPathComponent(item["input"] as! String)))
+                } else {
+                    let image = try VImage.open(written.path)
+                    XCTAssertEqual(image.loader, "jpegload", written.path)
+                    XCTAssertLessThanOrEqual(max(image.width, image.height), 2048, written.path)
+                }
+                XCTAssertEqual(item["bytesOut"] as? Int, try written.resourceValues(forKeys: [.fileSizeKey]).fileSize)
             }
             XCTAssertTrue(run.stderr.contains("mediabatch: \(totals["items"]!) items: \(totals["ok"]!) ok, 0 failed"), run.stderr)
         }
