@@ -21,7 +21,9 @@ let package = Package(
         // Pure Swift from here on.
         .target(name: "PipelineModel"),
         .target(name: "Scheduler"),
-        .target(name: "MediaBatchCore", dependencies: ["PipelineModel", "Scheduler", "VipsKit", "AVFormatKit"]),
+        // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
+        .target(name: "MetadataKit"),
+        .target(name: "MediaBatchCore", dependencies: ["PipelineModel", "Scheduler", "MetadataKit", "VipsKit", "AVFormatKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
             "MediaBatchCore", "PipelineModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -31,6 +33,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "VipsKit", "TestSupport"]),
         .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "VipsKit", "TestSupport"]),

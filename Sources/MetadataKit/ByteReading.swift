@@ -1,0 +1,38 @@
+/// Bounds-checked integer reads over untrusted metadata bytes: every parser in this module
+/// reads through these, so a short or lying length yields `nil`, never a trap.
+extension Collection where Element == UInt8, Index == Int {
+    func uint16(at offset: Int, bigEndian: Bool = true) -> UInt16? {
+        guard offset >= startIndex, offset + 2 <= endIndex else { return nil }
+        let a = UInt16(self[offset]), b = UInt16(self[offset + 1])
+        return bigEndian ? a << 8 | b : b << 8 | a
+    }
+
+    func uint32(at offset: Int, bigEndian: Bool = true) -> UInt32? {
+        guard let high = uint16(at: bigEndian ? offset : offset + 2, bigEndian: bigEndian),
+              let low = uint16(at: bigEndian ? offset + 2 : offset, bigEndian: bigEndian) else { return nil }
+        return UInt32(high) << 16 | UInt32(low)
+    }
+
+    func uint64(at offset: Int) -> UInt64? {
+        guard let high = uint32(at: offset), let low = uint32(at: offset + 4) else { return nil }
+        return UInt64(high) << 32 | UInt64(low)
+    }
+
+    /// Four ASCII bytes (an ISO-BMFF box type, a RIFF chunk id).
+    func fourCC(at offset: Int) -> String? {
+        guard offset >= startIndex, offset + 4 <= endIndex else { return nil }
+        return String(self[offset..<offset + 4].map { Character(Unicode.Scalar($0)) })
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func setUInt16(_ value: UInt16, at offset: Int, bigEndian: Bool = true) {
+        let bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
+        self[offset..<offset + 2] = ArraySlice(bigEndian ? bytes : bytes.reversed())
+    }
+
+    mutating func setUInt32(_ value: UInt32, at offset: Int, bigEndian: Bool = true) {
+        setUInt16(UInt16(value >> 16), at: bigEndian ? offset : offset + 2, bigEndian: bigEndian)
+        setUInt16(UInt16(value & 0xFFFF), at: bigEndian ? offset + 2 : offset, bigEndian: bigEndian)
+    }
+}
