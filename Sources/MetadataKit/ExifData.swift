@@ -1,0 +1,207 @@
+/// An EXIF block (a TIFF structure) read and edited in place.
+///
+/// Edits never move a byte: removing a tag takes its entry out of its IFD and zeroes the bytes
+/// that only it used, so offsets that other data relies on — above all the Apple MakerNote,
+/// which libexif (and so every libvips save) drops — stay valid. That is the point of this type.
+public struct ExifData: Sendable, Equatable {
+    /// The TIFF structure: byte-order mark first; every offset in it counts from here.
+    public private(set) var tiff: [UInt8]
+    let bigEndian: Bool
+
+    /// Accepts a TIFF structure with or without the `Exif\0\0` prefix (HEIC files differ), or a
+    /// HEIF EXIF item with its 4-byte header offset; nil when no TIFF header is found.
+    public init?(_ bytes: [UInt8]) {
+        guard let start = Self.tiffHeaderOffset(in: bytes) else { return nil }
+        tiff = Array(bytes[start...])
+        bigEndian = tiff[0] == 0x4D
+        guard let first = tiff.uint32(at: 4, bigEndian: bigEndian), Int(first) < tiff.count else { return nil }
+    }
+
+    /// The bytes for a JPEG APP1 segment.
+    public var app1Payload: [UInt8] { Array("Exif\0\0".utf8) + tiff }
+
+    private static func tiffHeaderOffset(in bytes: [UInt8]) -> Int? {
+        // The header sits at 0, after "Exif\0\0", or after a HEIF item's offset field; search a little.
+        for offset in 0..<min(bytes.count, 64) where offset + 8 <= bytes.count {
+            let mark = (bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
+            if mark == (0x49, 0x49, 0x2A, 0x00) || mark == (0x4D, 0x4D, 0x00, 0x2A) { return offset }
+        }
+        return nil
+    }
+
+    // MARK: Structure
+
+    public enum Directory: Sendable, Hashable {
+        case ifd0, exif, gps, interoperability, ifd1
+    }
+
+    struct Entry {
+        let tag: UInt16
+        let type: UInt16
+        let count: Int
+        /// Where the entry's 12 bytes sit.
+        let entryOffset: Int
+        /// Where its value sits: inside the entry when it fits in 4 bytes, else where it points.
+        let valueOffset: Int
+        let valueLength: Int
+        var isInline: Bool { valueLength <= 4 }
+    }
+
+    static let pointerTags: [UInt16: Directory] = [0x8769: .exif, 0x8825: .gps, 0xA005: .interoperability]
+
+    func uint16(_ offset: Int) -> UInt16? { tiff.uint16(at: offset, bigEndian: bigEndian) }
+    func uint32(_ offset: Int) -> UInt32? { tiff.uint32(at: offset, bigEndian: bigEndian) }
+
+    func offset(of directory: Directory) -> Int? {
+        let found: Int?
+        switch directory {
+        case .ifd0: found = uint32(4).map(Int.init)
+        case .ifd1: found = offset(of: .ifd0).flatMap { ifd0 in nextIFDPointer(ifd0).flatMap(uint32) }.map(Int.init)
+        case .exif: found = pointer(0x8769, in: .ifd0)
+        case .gps: found = pointer(0x8825, in: .ifd0)
+        case .interoperability: found = pointer(0xA005, in: .exif)
+        }
+        guard let found, found > 0, found + 2 <= tiff.count else { return nil }
+        return found
+    }
+
+    private func pointer(_ tag: UInt16, in directory: Directory) -> Int? {
+        entry(tag, in: directory).flatMap { uint32($0.valueOffset) }.map(Int.init)
+    }
+
+    /// Where the 4-byte "next IFD" offset of the IFD at `offset` sits.
+    private func nextIFDPointer(_ offset: Int) -> Int? {
+        uint16(offset).map { offset + 2 + Int($0) * 12 }
+    }
+
+    func entries(in directory: Directory) -> [Entry] {
+        guard let start = offset(of: directory), let count = uint16(start) else { return [] }
+        return (0..<Int(count)).compactMap { index in
+            let at = start + 2 + index * 12
+            guard let tag = uint16(at), let type = uint16(at + 2), let count = uint32(at + 4) else { return nil }
+            let length = Int(count) * Self.typeSize(type)
+            let valueOffset = length <= 4 ? at + 8 : uint32(at + 8).map(Int.init) ?? -1
+            guard count < 1 << 28, valueOffset >= 0, valueOffset + length <= tiff.count else { return nil }
+            return Entry(tag: tag, type: type, count: Int(count), entryOffset: at, valueOffset: valueOffset, valueLength: length)
+        }
+    }
+
+    func entry(_ tag: UInt16, in directory: Directory) -> Entry? {
+        entries(in: directory).first { $0.tag == tag }
+    }
+
+    static func typeSize(_ type: UInt16) -> Int {
+        switch type {
+        case 1, 2, 6, 7: return 1 // byte, ascii, sbyte, undefined
+        case 3, 8: return 2 // short, sshort
+        case 4, 9, 11: return 4 // long, slong, float
+        case 5, 10, 12: return 8 // rational, srational, double
+        default: return 1
+        }
+    }
+
+    // MARK: Reading values
+
+    public func string(_ tag: UInt16, in directory: Directory) -> String? {
+        guard let entry = entry(tag, in: directory), entry.type == 2 || entry.type == 7 else { return nil }
+        let bytes = tiff[entry.valueOffset..<entry.valueOffset + entry.valueLength].prefix { $0 != 0 }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let trimmed = text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        return trimmed.isEmpty ? nil : String(trimmed)
+    }
+
+    /// Integer or rational values of a tag, as doubles.
+    public func numbers(_ tag: UInt16, in directory: Directory) -> [Double] {
+        guard let entry = entry(tag, in: directory) else { return [] }
+        let size = Self.typeSize(entry.type)
+        return (0..<entry.count).compactMap { index -> Double? in
+            let at = entry.valueOffset + index * size
+            switch entry.type {
+            case 1, 7: return Double(tiff[at])
+            case 3: return uint16(at).map(Double.init)
+            case 8: return uint16(at).map { Double(Int16(bitPattern: $0)) }
+            case 4: return uint32(at).map(Double.init)
+            case 9: return uint32(at).map { Double(Int32(bitPattern: $0)) }
+            case 5, 10:
+                guard let numerator = uint32(at), let denominator = uint32(at + 4), denominator != 0 else { return nil }
+                return entry.type == 5 ? Double(numerator) / Double(denominator)
+                    : Double(Int32(bitPattern: numerator)) / Double(Int32(bitPattern: denominator))
+            default: return nil
+            }
+        }
+    }
+
+    public func number(_ tag: UInt16, in directory: Directory) -> Double? {
+        numbers(tag, in: directory).first
+    }
+
+    /// The raw bytes of an UNDEFINED value such as the MakerNote.
+    public func bytes(_ tag: UInt16, in directory: Directory) -> ArraySlice<UInt8>? {
+        entry(tag, in: directory).map { tiff[$0.valueOffset..<$0.valueOffset + $0.valueLength] }
+    }
+
+    public func contains(_ tag: UInt16, in directory: Directory) -> Bool {
+        entry(tag, in: directory) != nil
+    }
+
+    public var hasGPS: Bool { !entries(in: .gps).isEmpty }
+    public var hasThumbnail: Bool { offset(of: .ifd1) != nil }
+
+    // MARK: Editing in place
+
+    /// Removes a tag from a directory and zeroes the value bytes that only it used. Removing a
+    /// pointer tag (GPS, EXIF, interoperability) also zeroes the directory it points to.
+    public mutating func remove(_ tag: UInt16, from directory: Directory) {
+        guard let start = offset(of: directory), let count = uint16(start),
+              let entry = entry(tag, in: directory) else { return }
+        // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
+        let end = start + 2 + Int(count) * 12 + 4
+        guard end <= tiff.count else { return }
+        if let pointed = Self.pointerTags[tag] { erase(pointed) }
+        if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+        tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
+        zero(end - 12, 12)
+        tiff.setUInt16(count - 1, at: start, bigEndian: bigEndian)
+    }
+
+    /// Zeroes a whole directory, its out-of-line values and the directories it points to;
+    /// unlinking it is the caller's job.
+    private mutating func erase(_ directory: Directory) {
+        guard let start = offset(of: directory), let count = uint16(start) else { return }
+        for entry in entries(in: directory) {
+            if let pointed = Self.pointerTags[entry.tag] { erase(pointed) }
+            if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+        }
+        zero(start, 2 + Int(count) * 12 + 4)
+    }
+
+    /// Drops IFD1 and the thumbnail JPEG it points to: after rotating and resizing, the
+    /// thumbnail shows the original framing, and nothing in it is worth keeping.
+    public mutating func removeThumbnail() {
+        guard let ifd0 = offset(of: .ifd0), let pointer = nextIFDPointer(ifd0), offset(of: .ifd1) != nil else { return }
+        let thumbnailStart = number(0x201, in: .ifd1).map(Int.init)
+        let thumbnailLength = number(0x202, in: .ifd1).map(Int.init)
+        if let thumbnailStart, let thumbnailLength, thumbnailStart >= 0, thumbnailLength >= 0,
+           thumbnailStart + thumbnailLength <= tiff.count {
+            zero(thumbnailStart, thumbnailLength)
+        }
+        erase(.ifd1)
+        tiff.setUInt32(0, at: pointer, bigEndian: bigEndian)
+    }
+
+    /// Overwrites an existing SHORT or LONG value (Orientation, pixel dimensions); absent tags
+    /// stay absent.
+    public mutating func setInteger(_ tag: UInt16, in directory: Directory, to value: Int) {
+        guard let entry = entry(tag, in: directory), entry.count == 1 else { return }
+        switch entry.type {
+        case 3: tiff.setUInt16(UInt16(clamping: value), at: entry.valueOffset, bigEndian: bigEndian)
+        case 4: tiff.setUInt32(UInt32(clamping: value), at: entry.valueOffset, bigEndian: bigEndian)
+        default: break
+        }
+    }
+
+    private mutating func zero(_ offset: Int, _ length: Int) {
+        guard length > 0, offset >= 0, offset + length <= tiff.count else { return }
+        tiff.replaceSubrange(offset..<offset + length, with: repeatElement(0, count: length))
+    }
+}

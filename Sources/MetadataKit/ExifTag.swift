@@ -1,0 +1,35 @@
+/// The EXIF tags mediabatch reads or edits, by the names the EXIF 2.32 spec gives them.
+public enum ExifTag {
+    // IFD0
+    public static let make: UInt16 = 0x010F
+    public static let model: UInt16 = 0x0110
+    public static let orientation: UInt16 = 0x0112
+    public static let software: UInt16 = 0x0131
+    public static let copyright: UInt16 = 0x8298
+    public static let gpsPointer: UInt16 = 0x8825
+    public static let cameraSerialNumber: UInt16 = 0xC62F
+    // EXIF IFD
+    public static let exposureTime: UInt16 = 0x829A
+    public static let fNumber: UInt16 = 0x829D
+    public static let isoSpeed: UInt16 = 0x8827
+    public static let dateTimeOriginal: UInt16 = 0x9003
+    public static let offsetTimeOriginal: UInt16 = 0x9011
+    public static let focalLength: UInt16 = 0x920A
+    public static let makerNote: UInt16 = 0x927C
+    public static let userComment: UInt16 = 0x9286
+    public static let pixelXDimension: UInt16 = 0xA002
+    public static let pixelYDimension: UInt16 = 0xA003
+    public static let focalLengthIn35mm: UInt16 = 0xA405
+    public static let ownerName: UInt16 = 0xA430
+    public static let bodySerialNumber: UInt16 = 0xA431
+    public static let lensMake: UInt16 = 0xA433
+    public static let lensModel: UInt16 = 0xA434
+    public static let lensSerialNumber: UInt16 = 0xA435
+    // GPS IFD
+    public static let gpsLatitudeRef: UInt16 = 1
+    public static let gpsLatitude: UInt16 = 2
+    public static let gpsLongitudeRef: UInt16 = 3
+    public static let gpsLongitude: UInt16 = 4
+    public static let gpsAltitudeRef: UInt16 = 5
+    public static let gpsAltitude: UInt16 = 6
+}

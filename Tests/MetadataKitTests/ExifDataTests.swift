@@ -1,0 +1,104 @@
+import Foundation
+@testable import MetadataKit
+import TestSupport
+import XCTest
+
+final class ExifDataTests: XCTestCase {
+    private func jpegBytes(_ sample: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.sample(sample))))
+    }
+
+    private func exif(in jpeg: [UInt8]) throws -> ExifData {
+        let segment = try XCTUnwrap(JPEGSegments.segments(of: jpeg)?.first {
+            $0.marker == 0xE1 && jpeg[$0.payload].starts(with: JPEGSegments.exifHeader)
+        })
+        return try XCTUnwrap(ExifData(Array(jpeg[segment.payload])))
+    }
+
+    /// Writes `jpeg` with its EXIF replaced, and returns exiftool's reading of the result.
+    private func spliced(_ jpeg: [UInt8], _ edited: ExifData, _ arguments: [String] = []) throws -> [String: Any] {
+        let output = Fixtures.temporaryFolder().appendingPathComponent("spliced.jpg")
+        try Data(XCTUnwrap(JPEGSegments.replacingExif(in: jpeg, with: edited))).write(to: output)
+        return try exiftool(output.path, arguments)
+    }
+
+    func testReadsCameraCaptureAndLivePhotoIdentifier() throws {
+        let data = try exif(in: jpegBytes("livephoto/train.jpg"))
+        XCTAssertEqual(data.string(ExifTag.make, in: .ifd0), "Apple")
+        XCTAssertEqual(data.string(ExifTag.model, in: .ifd0), "iPhone 6s")
+        XCTAssertEqual(data.string(ExifTag.dateTimeOriginal, in: .exif), "2021:04:10 11:44:00")
+        XCTAssertEqual(data.number(ExifTag.fNumber, in: .exif), 2.2)
+        XCTAssertEqual(data.appleMakerNote?.contentIdentifier, "E905E6C6-C747-4805-942F-9904A0281F02")
+        XCTAssertEqual(data.string(ExifTag.gpsLatitudeRef, in: .gps), "N")
+        XCTAssertEqual(try XCTUnwrap(data.numbers(ExifTag.gpsLatitude, in: .gps).first), 52, accuracy: 0.001)
+    }
+
+    func testRemovingGPSKeepsEveryOtherTagAndTheMakerNoteAtItsOffsets() throws {
+        let jpeg = try jpegBytes("livephoto/train.jpg")
+        var data = try exif(in: jpeg)
+        data.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(data.hasGPS)
+        XCTAssertEqual(data.tiff.count, try exif(in: jpeg).tiff.count, "edits never move bytes")
+
+        let before = try exiftool(Fixtures.sample("livephoto/train.jpg"), ["-EXIF:all", "-MakerNotes:all"])
+        let after = try spliced(jpeg, data, ["-EXIF:all", "-MakerNotes:all"])
+        XCTAssertFalse(before.keys.filter { $0.hasPrefix("GPS:") }.isEmpty)
+        XCTAssertEqual(after.keys.filter { $0.hasPrefix("GPS:") }, [])
+        for (key, value) in before where !key.hasPrefix("GPS:") && key != "SourceFile" {
+            XCTAssertEqual(after[key].map { "\($0)" }, "\(value)", key)
+        }
+        XCTAssertEqual(after["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02")
+    }
+
+    func testRemovedValuesLeaveNoBytesBehind() throws {
+        var data = try exif(in: jpegBytes("jpeg/apple_iphone_4.jpg"))
+        let latitude = try XCTUnwrap(data.entry(ExifTag.gpsLatitude, in: .gps))
+        let latitudeBytes = Array(data.tiff[latitude.valueOffset..<latitude.valueOffset + latitude.valueLength])
+        data.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertEqual(Array(data.tiff[latitude.valueOffset..<latitude.valueOffset + latitude.valueLength]),
+                       [UInt8](repeating: 0, count: latitudeBytes.count))
+        XCTAssertNotEqual(latitudeBytes, [UInt8](repeating: 0, count: latitudeBytes.count))
+    }
+
+    func testSetsOrientationAndDropsTheThumbnail() throws {
+        let jpeg = try jpegBytes("livephoto/train.jpg")
+        var data = try exif(in: jpeg)
+        XCTAssertTrue(data.hasThumbnail)
+        data.setInteger(ExifTag.orientation, in: .ifd0, to: 6)
+        data.setInteger(ExifTag.pixelXDimension, in: .exif, to: 300)
+        data.removeThumbnail()
+        let read = try spliced(jpeg, data)
+        XCTAssertEqual(read["IFD0:Orientation"] as? String, "Rotate 90 CW")
+        XCTAssertEqual(read["ExifIFD:ExifImageWidth"] as? Int, 300)
+        XCTAssertNil(read["IFD1:ThumbnailImage"])
+        XCTAssertEqual(read["IFD0:Make"] as? String, "Apple")
+    }
+
+    func testTruncatedAndCorruptedBlocksNeverTrap() throws {
+        let tiff = try exif(in: jpegBytes("livephoto/train.jpg")).tiff
+        var generator = SystemRandomNumberGenerator()
+        for length in stride(from: 0, to: tiff.count, by: 97) {
+            guard var data = ExifData(Array(tiff.prefix(length))) else { continue }
+            _ = data.appleMakerNote?.contentIdentifier
+            _ = data.numbers(ExifTag.gpsLatitude, in: .gps)
+            data.remove(ExifTag.gpsPointer, from: .ifd0)
+            data.removeThumbnail()
+        }
+        for _ in 0..<300 {
+            var bytes = tiff
+            for _ in 0..<8 { bytes[Int.random(in: 0..<min(bytes.count, 2048), using: &generator)] = .random(in: 0...255, using: &generator) }
+            guard var data = ExifData(bytes) else { continue }
+            _ = data.string(ExifTag.model, in: .ifd0)
+            _ = data.appleMakerNote?.burstUUID
+            data.remove(ExifTag.gpsPointer, from: .ifd0)
+            data.removeThumbnail()
+        }
+    }
+
+    func testFindsTheHeaderWithOrWithoutTheExifPrefix() throws {
+        let tiff = try exif(in: jpegBytes("livephoto/train.jpg")).tiff
+        XCTAssertEqual(ExifData(tiff)?.tiff, tiff)
+        XCTAssertEqual(ExifData([0, 0, 0, 6] + Array("Exif\0\0".utf8) + tiff)?.tiff, tiff)
+        XCTAssertNil(ExifData(Array("not exif at all".utf8)))
+    }
+}
