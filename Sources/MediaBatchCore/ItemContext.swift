@@ -12,8 +12,12 @@ final class ItemContext {
 
     /// The image as the stages have shaped it so far (lazy: nothing decoded until saved).
     var image: VImage?
+    /// The metadata the image output will carry; set by `decode`, edited by `stripMetadata`.
+    var metadata: ImageMetadata?
     /// Set by `decode` for videos.
     var video: VideoProbe?
+    /// Set by `stripMetadata`: `write` copies the video without its location metadata.
+    var stripVideoLocation = false
     /// What `write` encodes to; `transcode` changes it.
     var outputFormat: MediaFormat
     var quality = Defaults.quality

@@ -40,7 +40,8 @@ public enum Stage: Equatable, Sendable {
     case decode
     case downsample(maxPixelSize: Int)
     case transcode(Transcode)
-    case stripLocation
+    /// Removes the named metadata groups; `stripLocation` is the `[.location]` preset.
+    case stripMetadata(Set<MetadataGroup>)
     case write(Write)
 
     public struct Transcode: Equatable, Sendable {
@@ -54,10 +55,14 @@ public enum Stage: Equatable, Sendable {
         public var path: PathTemplate
     }
 
-    /// Stage names as written in pipeline files, in the order a pipeline lists them.
+    /// Stage kinds, in the order a pipeline lists them.
     public enum Name: String, CaseIterable, Sendable {
-        case filter, decode, downsample, transcode, stripLocation, write
+        case filter, decode, downsample, transcode, stripMetadata, write
     }
+
+    /// How pipeline files spell stages: each kind by its name, plus presets.
+    public static let spellings: [(String, Name)] =
+        Name.allCases.map { ($0.rawValue, $0) } + [("stripLocation", .stripMetadata)]
 
     public var name: Name {
         switch self {
@@ -65,10 +70,27 @@ public enum Stage: Equatable, Sendable {
         case .decode: return .decode
         case .downsample: return .downsample
         case .transcode: return .transcode
-        case .stripLocation: return .stripLocation
+        case .stripMetadata: return .stripMetadata
         case .write: return .write
         }
     }
+}
+
+/// What `stripMetadata` can remove. Everything a pipeline does not name stays.
+public enum MetadataGroup: String, CaseIterable, Sendable {
+    /// GPS (EXIF GPS IFD, XMP exif:GPS*), place names (XMP photoshop/Iptc4xmp, IPTC-IIM 2:26–2:101),
+    /// drone telemetry, and QuickTime location keys/atoms in videos.
+    case location
+    /// Camera body and lens serial numbers (EXIF).
+    case serialNumbers
+    /// The camera owner's name (EXIF).
+    case cameraOwner
+    /// Every MakerNote, Apple's included (and with it the Live Photo content identifier).
+    case makerNotes
+    /// The whole XMP packet.
+    case xmp
+    /// The whole IPTC-IIM block.
+    case iptc
 }
 
 /// Every default of the pipeline format, in one place.

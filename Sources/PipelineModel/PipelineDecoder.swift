@@ -118,7 +118,7 @@ private struct PipelineDecoder {
     func stage(_ reader: JSONReader) throws -> Stage {
         let object = try reader.object()
         let nameReader = try object.required("stage")
-        let name = try nameReader.oneOf("a stage name", Stage.Name.allCases.map { ($0.rawValue, $0) })
+        let name = try nameReader.oneOf("a stage name", Stage.spellings)
         let stage: Stage
         switch name {
         case .filter:
@@ -134,8 +134,14 @@ private struct PipelineDecoder {
                 from: from,
                 to: try object.required("to").oneOf("an output format", OutputFormat.allCases.map { ($0.rawValue, $0) }),
                 quality: try object.optional("quality")?.integer(in: 1...100) ?? Defaults.quality))
-        case .stripLocation:
-            stage = .stripLocation
+        case .stripMetadata where try nameReader.string() == "stripLocation":
+            stage = .stripMetadata([.location])
+        case .stripMetadata:
+            let groups = MetadataGroup.allCases.map { ($0.rawValue, $0) }
+            let remove = try object.required("remove")
+            let names = try remove.array().map { try $0.oneOf("a metadata group", groups) }
+            guard !names.isEmpty else { throw remove.fail("expected at least one metadata group") }
+            stage = .stripMetadata(Set(names))
         case .write:
             let pathReader = object.optional("path")
             do {
@@ -151,29 +157,34 @@ private struct PipelineDecoder {
     /// Header stages (filter, decode) come first, pixel stages need a decode before them, each
     /// stage appears once, and write, when present, is last.
     func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
+        // Messages name a stage as the file spells it ("stripLocation", not its kind).
+        let spelled = readers.map { reader -> String in
+            if case .object(let fields) = reader.value, case .string(let name)? = fields["stage"] { return name }
+            return ""
+        }
         var seen: Set<Stage.Name> = []
         for (index, stage) in stages.enumerated() {
             let reader = readers[index]
             guard seen.insert(stage.name).inserted else {
-                throw reader.fail("\"\(stage.name.rawValue)\" appears twice; a pipeline runs each stage once")
+                throw reader.fail("\"\(spelled[index])\" appears twice; a pipeline runs each stage once")
             }
             switch stage.name {
             case .filter:
                 if seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
             case .decode, .write:
                 break
-            case .downsample, .transcode, .stripLocation:
+            case .downsample, .transcode, .stripMetadata:
                 if !seen.contains(.decode) {
-                    throw reader.fail("\"\(stage.name.rawValue)\" needs a \"decode\" stage before it")
+                    throw reader.fail("\"\(spelled[index])\" needs a \"decode\" stage before it")
                 }
             }
             if seen.contains(.write), stage.name != .write {
                 throw reader.fail("\"write\" must be the last stage")
             }
         }
-        let pixelStages = stages.map(\.name).filter { [.downsample, .transcode, .stripLocation].contains($0) }
-        if let first = pixelStages.first, !seen.contains(.write) {
-            throw JSONReader(value: .array([]), path: "stages").fail("\"\(first.rawValue)\" has no effect without a \"write\" stage")
+        let firstPixelStage = stages.firstIndex { [.downsample, .transcode, .stripMetadata].contains($0.name) }
+        if let firstPixelStage, !seen.contains(.write) {
+            throw JSONReader(value: .array([]), path: "stages").fail("\"\(spelled[firstPixelStage])\" has no effect without a \"write\" stage")
         }
     }
 }

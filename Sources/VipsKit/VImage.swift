@@ -90,12 +90,16 @@ public final class VImage: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
-    /// A copy of this image without the named metadata fields; pixels are shared, not copied.
-    public func removingFields(_ names: [String]) throws -> VImage {
+    /// A copy of this image whose metadata differs: fields starting with any of
+    /// `removingPrefixes` are gone, then `blobs` are set. Pixels are shared, not copied.
+    public func replacingMetadata(removingPrefixes: [String], blobs: [String: [UInt8]] = [:]) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
         try check(mb_vips_copy(pointer, &out), "copy")
-        for name in names {
+        for name in fieldNames where removingPrefixes.contains(where: name.hasPrefix) {
             _ = vips_image_remove(out, name)
+        }
+        for (name, bytes) in blobs {
+            bytes.withUnsafeBytes { vips_image_set_blob_copy(out, name, $0.baseAddress, $0.count) }
         }
         return VImage(owning: out!)
     }

@@ -42,6 +42,8 @@ final class PipelineRunnerTests: XCTestCase {
     static let imageSamples = [
         "heic/IMG_1034.heic", "heic/iphone_xr_issue263.heic", "jpeg/apple_iphone_4.jpg",
         "jpeg/samsung_gt-i9000_gps00_rot90.jpg", "png/macos_screenshot_exif.png", "webp/iphone_x_exif_gps.webp",
+        "livephoto/train.jpg", "jpeg/canon_eos_7d_iptc_city.jpg", "jpeg/iptc_reference_2019.jpg",
+        "jpeg/nikon_d5000_xmp_gps_only.jpg", "heic/L_exif_xmp_iptc.heic", "heic/pug.heic",
     ] + (1...8).map { "jpeg/orientation/Landscape_\($0).jpg" }
 
     func testEverySampleImageBecomesAnUprightSRGBJPEGWithinTheLimit() throws {
@@ -87,6 +89,8 @@ final class PipelineRunnerTests: XCTestCase {
         for input in withGPS {
             XCTAssertFalse(try locationTags(Fixtures.sample(input)).isEmpty, "\(input) carries location to begin with")
         }
+        let livePhotoStill = try exiftool(Self.quickstartOutput.appendingPathComponent("livephoto/train.jpg").path)
+        XCTAssertEqual(livePhotoStill["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02")
         for input in Self.imageSamples {
             guard let output = result(Self.quickstartReport, input)?.output else { continue }
             let outputPath = Self.quickstartOutput.appendingPathComponent(output).path
@@ -94,6 +98,10 @@ final class PipelineRunnerTests: XCTestCase {
             let before = try exiftool(Fixtures.sample(input)), after = try exiftool(outputPath)
             for tag in ["IFD0:Make", "IFD0:Model", "ExifIFD:DateTimeOriginal", "IFD0:Copyright"] where before[tag] != nil {
                 XCTAssertEqual("\(after[tag] ?? "missing")", "\(before[tag]!)", "\(input) \(tag)")
+            }
+            // The Apple MakerNote, Live Photo identifier (MediaGroupUUID) included, comes through whole.
+            for (tag, value) in before where tag.hasPrefix("Apple:") {
+                XCTAssertEqual("\(after[tag] ?? "missing")", "\(value)", "\(input) \(tag)")
             }
         }
         let iphone = try VImage.open(Self.quickstartOutput.appendingPathComponent("heic/IMG_1034.jpg").path)
@@ -155,8 +163,10 @@ final class PipelineRunnerTests: XCTestCase {
     func testItemsOverMaxPixelsFailBeforeDecoding() throws {
         let report = try Self.run(try pipeline(webStages, limits: #"{"maxPixels": 3000000}"#),
                                   input: Fixtures.samples.appendingPathComponent("heic"), output: Fixtures.temporaryFolder())
-        XCTAssertEqual(report.totals.failed, 2)
-        XCTAssertEqual(report.items.map { $0.error?.code }, [.tooManyPixels, .tooManyPixels])
+        XCTAssertEqual(report.totals.failed, 3)
+        XCTAssertEqual(report.items.filter { $0.error?.code == .tooManyPixels }.map(\.input).sorted(),
+                       ["IMG_1034.heic", "iphone_xr_issue263.heic", "pug.heic"])
+        XCTAssertEqual(result(report, "L_exif_xmp_iptc.heic")?.status, .ok, "64×64 is under the limit")
         XCTAssertEqual(report.items.first?.error?.message, "4032×3024 is 12192768 pixels, over limits.maxPixels (3000000)")
     }
 
@@ -253,9 +263,13 @@ final class PipelineRunnerTests: XCTestCase {
         let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("videos-copy.json"))
         let output = Fixtures.temporaryFolder()
         let report = try Self.run(pipeline, input: Fixtures.samples, output: output)
-        XCTAssertEqual(report.totals.ok, 1)
-        XCTAssertEqual(report.totals.skipped, report.totals.items - 1)
-        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("video/iphone6_with-gps.mov")),
-                       try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("video/iphone6_with-gps.mov"))))
+        let videos = ["livephoto/train.mov", "video/iphone6_with-gps.mov", "video/loci_gps_issue515.mp4",
+                      "video/sample.3gp", "video/with-gps_xyz.mp4", "video/xmp480qt.mov"]
+        XCTAssertEqual(report.items.filter { $0.status == .ok }.map(\.input).sorted(), videos)
+        XCTAssertEqual(report.totals.skipped, report.totals.items - videos.count)
+        for video in videos {
+            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(video)),
+                           try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample(video))), video)
+        }
     }
 }

@@ -44,10 +44,17 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.input.root?.path, "/jobs/samples")
         XCTAssertEqual(pipeline.output.root?.path, "/jobs/out/web")
         XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689))
-        XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripLocation, .write])
+        XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
         XCTAssertEqual(pipeline.stages[0], .filter(.all([.kind(.images), .not(.format(.gif))])))
         XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
         XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80)))
+        XCTAssertEqual(pipeline.stages[4], .stripMetadata([.location]))
+    }
+
+    func testStripMetadataNamesItsGroups() throws {
+        let pipeline = try decode(stages(
+            #"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "serialNumbers", "makerNotes"]}, {"stage": "write"}"#))
+        XCTAssertEqual(pipeline.stages[1], .stripMetadata([.location, .serialNumbers, .makerNotes]))
     }
 
     func testDefaultsFillWhatTheFileLeavesOut() throws {
@@ -71,7 +78,7 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
              #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
             (stages(#"{"stage": "resize"}"#),
-             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, stripLocation, write), found "resize""#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
              #"stages[0].fast: unknown key; expected one of "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
@@ -106,6 +113,16 @@ final class PipelineDecoderTests: XCTestCase {
              "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),
+             #"stages[1].remove[1]: expected a metadata group (one of location, serialNumbers, cameraOwner, makerNotes, xmp, iptc), found "faces""#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": []}, {"stage": "write"}"#),
+             "stages[1].remove: expected at least one metadata group"),
+            (stages(#"{"stage": "decode"}, {"stage": "stripMetadata"}, {"stage": "write"}"#),
+             #"stages[1]: missing required key "remove""#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripLocation", "remove": ["xmp"]}, {"stage": "write"}"#),
+             #"stages[1].remove: unknown key; expected one of "stage""#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripLocation"}, {"stage": "stripMetadata", "remove": ["xmp"]}, {"stage": "write"}"#),
+             #"stages[2]: "stripMetadata" appears twice; a pipeline runs each stage once"#),
             (#"{"version": 1, "stages": []}"#, "stages: expected at least one stage"),
             (#"{"version": 1, "stages": [], "extra": 1}"#, "stages: expected at least one stage"),
             (#"{"version": 1, "input": {"root": 5}, "stages": [{"stage": "decode"}]}"#,

@@ -43,14 +43,16 @@ final class VImageTests: XCTestCase {
         }
     }
 
-    func testRemovingFieldsReturnsANewImageAndLeavesTheOriginal() throws {
+    func testReplacingMetadataReturnsANewImageAndLeavesTheOriginal() throws {
         let original = try VImage.open(Fixtures.sample("jpeg/apple_iphone_4.jpg"))
         let gps = original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }
         XCTAssertFalse(gps.isEmpty)
-        let stripped = try original.removingFields(gps)
-        XCTAssertEqual(stripped.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, [])
+        let replaced = try original.replacingMetadata(removingPrefixes: ["exif-ifd3-"], blobs: ["xmp-data": Array("<x:xmpmeta/>".utf8)])
+        XCTAssertEqual(replaced.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, [])
         XCTAssertEqual(original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, gps)
-        XCTAssertEqual(stripped.string("exif-ifd0-Make")?.hasPrefix("Apple"), true)
+        XCTAssertEqual(replaced.string("exif-ifd0-Make")?.hasPrefix("Apple"), true)
+        XCTAssertEqual(replaced.blob("xmp-data").map { String(decoding: $0, as: UTF8.self) }, "<x:xmpmeta/>")
+        XCTAssertNil(original.blob("xmp-data"))
     }
 
     func testSaveRoundTripKeepsSizeAndMetadata() throws {

@@ -27,7 +27,7 @@ enum StageFactory {
             case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels)
             case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
             case .transcode(let options): return TranscodeStage(options: options)
-            case .stripLocation: return StripLocationStage()
+            case .stripMetadata(let groups): return StripMetadataStage(groups: groups)
             case .write(let options): return WriteStage(options: options, outputRoot: environment.outputRoot, claims: environment.claims)
             }
         }

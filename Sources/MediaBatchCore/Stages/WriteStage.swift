@@ -1,9 +1,11 @@
 import Foundation
+import MetadataKit
 import PipelineModel
 import VipsKit
 
 /// Writes the output atomically under the output root: images are encoded (this is where
-/// libvips computes pixels), videos are copied through unchanged for now.
+/// libvips computes pixels) with the metadata the stages left them; videos are copied, without
+/// their location metadata when `stripMetadata` asked.
 struct WriteStage: PipelineStage {
     let options: Stage.Write
     let outputRoot: URL
@@ -25,7 +27,7 @@ struct WriteStage: PipelineStage {
         do {
             try AtomicFile.write(to: destination) { temporary in
                 if let image = item.image {
-                    try image.save(to: temporary, format: Self.saver(for: item.outputFormat), quality: item.quality)
+                    try writeImage(image, item.metadata, format: item.outputFormat, quality: item.quality, to: temporary)
                 } else {
                     try FileManager.default.copyItem(atPath: item.input.path, toPath: temporary)
                 }
@@ -37,6 +39,21 @@ struct WriteStage: PipelineStage {
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         item.output = (relative, bytes)
+    }
+
+    private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, format: MediaFormat, quality: Int, to path: String) throws {
+        var blobs: [String: [UInt8]] = [:]
+        blobs["xmp-data"] = metadata?.xmp
+        blobs["iptc-data"] = metadata?.iptc.map { format == .jpeg ? PhotoshopResources.wrapping(iptc: $0) : $0 }
+        let output = try image.replacingMetadata(
+            removingPrefixes: ImageMetadata.blockFieldPrefixes + (metadata?.removedExifFields ?? []), blobs: blobs)
+        try output.save(to: path, format: Self.saver(for: format), quality: quality)
+        // libvips' own EXIF stays when ours is too big for one JPEG segment; its removed fields are gone from it too.
+        guard format == .jpeg, let exif = metadata?.exif(for: output) else { return }
+        let url = URL(fileURLWithPath: path)
+        if let spliced = JPEGSegments.replacingExif(in: [UInt8](try Data(contentsOf: url)), with: exif) {
+            try Data(spliced).write(to: url)
+        }
     }
 
     static func saver(for format: MediaFormat) -> String {

@@ -1,0 +1,87 @@
+import MetadataKit
+import PipelineModel
+import VipsKit
+
+/// The metadata an image output will carry: read from the input's header by `decode`, edited
+/// by `stripMetadata`, written by `write`.
+///
+/// mediabatch edits EXIF itself (libexif, under every libvips save, drops the Apple MakerNote
+/// that pairs Live Photos) and splices it into JPEG outputs. For other savers libvips writes
+/// EXIF, and the libvips fields of removed tags are taken off the image instead.
+struct ImageMetadata {
+    var exif: ExifData?
+    var xmp: [UInt8]?
+    var iptc: [UInt8]?
+    /// Prefixes of the libvips `exif-ifdN-*` fields whose tags were removed.
+    private(set) var removedExifFields: [String] = []
+    /// What was removed, for the report ("EXIF GPS", "XMP exif:GPSLatitude", …).
+    private(set) var removed: [String] = []
+
+    /// HEIF keeps XMP and IPTC as numbered `heif-mime-N` / `heif-iptc-N` items; libvips 8.14
+    /// promotes neither, so they are picked up here (XMP by its root element).
+    init(of image: VImage) {
+        exif = image.blob("exif-data").flatMap(ExifData.init)
+        let fields = image.fieldNames
+        xmp = image.blob("xmp-data") ?? fields.lazy.filter { $0.hasPrefix("heif-mime-") }.compactMap(image.blob).first {
+            String(decoding: $0.prefix(4096), as: UTF8.self).contains("<x:xmpmeta")
+        }
+        iptc = image.blob("iptc-data") ?? fields.first { $0.hasPrefix("heif-iptc-") }.flatMap(image.blob)
+    }
+
+    /// libvips fields the output image must not carry: the metadata blocks `write` sets itself,
+    /// and the EXIF fields of removed tags.
+    static let blockFieldPrefixes = ["xmp-data", "iptc-data", "heif-mime-", "heif-iptc-"]
+
+    mutating func remove(_ group: MetadataGroup) {
+        switch group {
+        case .location:
+            removeExif(ExifTag.gpsPointer, from: .ifd0, vipsFields: "exif-ifd3-", as: "EXIF GPS")
+            removeXMPLocation()
+            removeIPTCLocation()
+        case .serialNumbers:
+            removeExif(ExifTag.bodySerialNumber, from: .exif, vipsFields: "exif-ifd2-BodySerialNumber", as: "EXIF BodySerialNumber")
+            removeExif(ExifTag.lensSerialNumber, from: .exif, vipsFields: "exif-ifd2-LensSerialNumber", as: "EXIF LensSerialNumber")
+            removeExif(ExifTag.cameraSerialNumber, from: .ifd0, vipsFields: "exif-ifd0-CameraSerialNumber", as: "EXIF CameraSerialNumber")
+        case .cameraOwner:
+            removeExif(ExifTag.ownerName, from: .exif, vipsFields: "exif-ifd2-CameraOwnerName", as: "EXIF CameraOwnerName")
+        case .makerNotes:
+            removeExif(ExifTag.makerNote, from: .exif, vipsFields: "exif-ifd2-MakerNote", as: "EXIF MakerNote")
+        case .xmp:
+            if xmp != nil { removed.append("XMP") }
+            xmp = nil
+        case .iptc:
+            if iptc != nil { removed.append("IPTC") }
+            iptc = nil
+        }
+    }
+
+    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, vipsFields: String, as label: String) {
+        guard exif?.contains(tag, in: directory) == true else { return }
+        exif?.remove(tag, from: directory)
+        removedExifFields.append(vipsFields)
+        removed.append(label)
+    }
+
+    private mutating func removeXMPLocation() {
+        guard let packet = xmp, LocationMetadata.xmpCarriesLocation(packet) else { return }
+        xmp = nil
+        removed.append("XMP")
+    }
+
+    private mutating func removeIPTCLocation() {
+        guard let block = iptc, LocationMetadata.iptcCarriesLocation(block) else { return }
+        iptc = nil
+        removed.append("IPTC")
+    }
+
+    /// The EXIF for an output of `image`'s size and orientation: the thumbnail in IFD1 shows
+    /// the input's framing, so it goes.
+    func exif(for image: VImage) -> ExifData? {
+        guard var exif else { return nil }
+        exif.setInteger(ExifTag.orientation, in: .ifd0, to: image.orientation)
+        exif.setInteger(ExifTag.pixelXDimension, in: .exif, to: image.width)
+        exif.setInteger(ExifTag.pixelYDimension, in: .exif, to: image.height)
+        exif.removeThumbnail()
+        return exif
+    }
+}

@@ -1,0 +1,21 @@
+import PipelineModel
+
+/// Removes the metadata groups the pipeline names (`stripLocation`: location only) from what
+/// `write` will put in the output. Everything not named stays: camera, capture date,
+/// copyright, the Live Photo content identifier.
+struct StripMetadataStage: PipelineStage {
+    let groups: Set<MetadataGroup>
+    var name: Stage.Name { .stripMetadata }
+    var readsPixels: Bool { true }
+
+    func run(_ item: ItemContext) throws {
+        if item.metadata != nil {
+            for group in MetadataGroup.allCases where groups.contains(group) {
+                item.metadata?.remove(group)
+            }
+        }
+        if item.video != nil, groups.contains(.location) {
+            item.stripVideoLocation = true
+        }
+    }
+}
