@@ -1,0 +1,186 @@
+import Foundation
+
+/// Reads and removes location in an IPTC-IIM block: either bare IIM datasets, or the Photoshop
+/// APP13 payload libvips hands JPEG IPTC over as (`Photoshop 3.0\0`, then image resources, IIM
+/// being resource 0x0404). Everything kept is copied byte-exact.
+public enum IPTCBlock {
+    /// Application-record datasets that name a place, by exiftool's tag names.
+    static let locationDatasets: [UInt8: String] = [
+        26: "ContentLocationCode", 27: "ContentLocationName", 90: "City", 92: "Sub-location",
+        95: "Province-State", 100: "Country-PrimaryLocationCode", 101: "Country-PrimaryLocationName",
+    ]
+    static let applicationRecord: UInt8 = 2
+    static let datasetTag: UInt8 = 0x1C
+
+    static let photoshopHeader = Array("Photoshop 3.0\0".utf8)
+    /// Image-resource signatures; exiftool accepts the same set.
+    static let resourceSignatures: Set<String> = ["8BIM", "PHUT", "AgHg", "DCSR", "MeSa"]
+    static let iimResourceID: UInt16 = 0x0404
+    /// Photoshop's MD5 of the IIM data, which tells it whether IPTC changed since XMP was synced.
+    /// It is dropped, not recomputed: without a digest readers reconcile IIM with XMP (both lose
+    /// location alike here), whereas a stale one makes exiftool warn; and no MD5 code is needed.
+    static let iimDigestResourceID: UInt16 = 0x0425
+
+    struct Dataset {
+        let record: UInt8
+        let number: UInt8
+        let bytes: Range<Int>
+        let data: Range<Int>
+
+        var locationName: String? {
+            record == IPTCBlock.applicationRecord ? IPTCBlock.locationDatasets[number] : nil
+        }
+    }
+
+    struct Resource {
+        let id: UInt16
+        let bytes: Range<Int>
+        let data: Range<Int>
+    }
+
+    /// The block without location datasets, or `nil` when it had none. Other resources and
+    /// datasets are kept byte-exact; the IIM resource's size is rewritten and its digest dropped.
+    ///
+    /// - Throws: `MetadataFormatError` when a length runs past the block or unknown bytes follow
+    ///   the last dataset or resource; the caller then drops the whole block.
+    public static func removingLocation(from block: [UInt8]) throws -> LocationRemoval? {
+        guard let resourcesStart = try resourcesStart(in: block) else {
+            let filtered = try withoutLocation(block[...])
+            return filtered.removed.isEmpty ? nil : LocationRemoval(bytes: filtered.bytes, removed: filtered.removed.uniqued())
+        }
+        let (resources, tail) = try self.resources(in: block, from: resourcesStart)
+        var filteredIIM: [Int: [UInt8]] = [:]
+        var removed: [String] = []
+        for (index, resource) in resources.enumerated() where resource.id == iimResourceID {
+            let filtered = try withoutLocation(block[resource.data])
+            if !filtered.removed.isEmpty {
+                filteredIIM[index] = filtered.bytes
+                removed += filtered.removed
+            }
+        }
+        guard !removed.isEmpty else { return nil }
+
+        var output = Array(block[..<resourcesStart])
+        for (index, resource) in resources.enumerated() where resource.id != iimDigestResourceID {
+            guard let data = filteredIIM[index] else {
+                output += block[resource.bytes]
+                continue
+            }
+            // Signature, id and name stay; the size is new, and data is padded to even length.
+            output += block[resource.bytes.lowerBound..<resource.data.lowerBound - 4]
+            output += [0, 0, 0, 0]
+            output.setUInt32(UInt32(data.count), at: output.count - 4)
+            output += data
+            if data.count % 2 == 1 { output.append(0) }
+        }
+        output += block[tail]
+        return LocationRemoval(bytes: output, removed: removed.uniqued())
+    }
+
+    /// The location datasets present, e.g. `["IPTC:City": "Mainz"]`; repeated datasets are
+    /// joined with "; ".
+    public static func locationValues(in block: [UInt8]) throws -> [String: String] {
+        let iimSections: [ArraySlice<UInt8>]
+        if let resourcesStart = try resourcesStart(in: block) {
+            iimSections = try resources(in: block, from: resourcesStart).resources
+                .filter { $0.id == iimResourceID }.map { block[$0.data] }
+        } else {
+            iimSections = [block[...]]
+        }
+        var values: [String: String] = [:]
+        for iim in iimSections {
+            for dataset in try datasets(in: iim).datasets {
+                guard let name = dataset.locationName else { continue }
+                let key = "IPTC:\(name)", text = decodedText(block[dataset.data])
+                values[key] = values[key].map { "\($0); \(text)" } ?? text
+            }
+        }
+        return values
+    }
+
+    /// Where image resources start, or nil when the block is bare IIM.
+    private static func resourcesStart(in block: [UInt8]) throws -> Int? {
+        if block.isEmpty || block[0] == datasetTag { return nil }
+        if block.starts(with: photoshopHeader) { return photoshopHeader.count }
+        if let signature = block.fourCC(at: 0), resourceSignatures.contains(signature) { return 0 }
+        throw MetadataFormatError(message: "IPTC block is neither IIM nor Photoshop image resources")
+    }
+
+    /// The image resources from `start`, and the zero padding some writers leave after them.
+    static func resources(in block: [UInt8], from start: Int) throws -> (resources: [Resource], tail: Range<Int>) {
+        var resources: [Resource] = []
+        var offset = start
+        while let signature = block.fourCC(at: offset), resourceSignatures.contains(signature) {
+            guard let id = block.uint16(at: offset + 4), block.indices.contains(offset + 6) else {
+                throw MetadataFormatError(message: "image resource at offset \(offset) is truncated")
+            }
+            // The name is a Pascal string (length byte, then bytes) padded to an even total.
+            let nameFieldLength = (1 + Int(block[offset + 6]) + 1) & ~1
+            let sizeOffset = offset + 6 + nameFieldLength
+            guard let size = block.uint32(at: sizeOffset).map(Int.init), size <= block.count - (sizeOffset + 4) else {
+                throw MetadataFormatError(message: "image resource 0x\(String(id, radix: 16)) at offset \(offset) runs past the block")
+            }
+            let data = sizeOffset + 4..<sizeOffset + 4 + size
+            // Data is padded to even length; a final pad byte left off at the very end is forgiven.
+            let end = min(data.upperBound + size % 2, block.count)
+            resources.append(Resource(id: id, bytes: offset..<end, data: data))
+            offset = end
+        }
+        guard block[offset...].allSatisfy({ $0 == 0 }) else {
+            throw MetadataFormatError(message: "unrecognised bytes after image resources at offset \(offset)")
+        }
+        return (resources, offset..<block.count)
+    }
+
+    /// The IIM datasets in `iim`, and the zero padding some writers leave after them.
+    static func datasets(in iim: ArraySlice<UInt8>) throws -> (datasets: [Dataset], tail: Range<Int>) {
+        var datasets: [Dataset] = []
+        var offset = iim.startIndex
+        while offset < iim.endIndex, iim[offset] == datasetTag {
+            guard let lengthField = iim.uint16(at: offset + 3) else {
+                throw MetadataFormatError(message: "IIM dataset at offset \(offset) is truncated")
+            }
+            var dataStart = offset + 5
+            var length = Int(lengthField)
+            if lengthField & 0x8000 != 0 {
+                // Extended dataset: the low 15 bits count the big-endian length bytes that follow.
+                let lengthByteCount = Int(lengthField & 0x7FFF)
+                guard (1...4).contains(lengthByteCount), lengthByteCount <= iim.endIndex - dataStart else {
+                    throw MetadataFormatError(message: "IIM dataset at offset \(offset) has a bad extended length")
+                }
+                length = iim[dataStart..<dataStart + lengthByteCount].reduce(0) { $0 << 8 | Int($1) }
+                dataStart += lengthByteCount
+            }
+            guard length <= iim.endIndex - dataStart else {
+                throw MetadataFormatError(message: "IIM dataset at offset \(offset) runs past the block")
+            }
+            datasets.append(Dataset(record: iim[offset + 1], number: iim[offset + 2],
+                                    bytes: offset..<dataStart + length, data: dataStart..<dataStart + length))
+            offset = dataStart + length
+        }
+        guard iim[offset...].allSatisfy({ $0 == 0 }) else {
+            throw MetadataFormatError(message: "unrecognised bytes after IIM datasets at offset \(offset)")
+        }
+        return (datasets, offset..<iim.endIndex)
+    }
+
+    /// `iim` without its location datasets; the rest, zero padding included, byte-exact.
+    private static func withoutLocation(_ iim: ArraySlice<UInt8>) throws -> (bytes: [UInt8], removed: [String]) {
+        let (datasets, tail) = try datasets(in: iim)
+        var kept: [UInt8] = []
+        var removed: [String] = []
+        for dataset in datasets {
+            if let name = dataset.locationName {
+                removed.append("IPTC:\(name)")
+            } else {
+                kept += iim[dataset.bytes]
+            }
+        }
+        return (kept + iim[tail], removed)
+    }
+
+    /// IIM text is UTF-8 when dataset 1:90 says so and usually otherwise; Latin-1 decodes the rest.
+    private static func decodedText(_ bytes: ArraySlice<UInt8>) -> String {
+        String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) ?? ""
+    }
+}

@@ -1,0 +1,104 @@
+@testable import MetadataKit
+import TestSupport
+import XCTest
+
+final class IPTCBlockTests: XCTestCase {
+    private func dataset(_ record: UInt8, _ number: UInt8, _ text: String) -> [UInt8] {
+        let data = Array(text.utf8)
+        return [0x1C, record, number, UInt8(data.count >> 8), UInt8(data.count & 0xFF)] + data
+    }
+
+    /// An image resource: signature, id, Pascal name padded to even, size, data padded to even.
+    private func resource(_ id: UInt16, name: String = "", _ data: [UInt8]) -> [UInt8] {
+        var name = [UInt8(name.utf8.count)] + Array(name.utf8)
+        if name.count % 2 == 1 { name.append(0) }
+        let size = UInt32(data.count)
+        return Array("8BIM".utf8) + [UInt8(id >> 8), UInt8(id & 0xFF)] + name
+            + [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+            + data + (data.count % 2 == 1 ? [0] : [])
+    }
+
+    private let version: [UInt8] = [0x1C, 2, 0, 0, 2, 0, 4]
+
+    func testRemovesLocationDatasetsFromBareIIMKeepingTheRestByteExact() throws {
+        let byline = dataset(2, 80, "Peter"), keywords = dataset(2, 25, "kyra") + dataset(2, 25, "studio")
+        let block = version + dataset(2, 90, "Mainz") + byline + dataset(2, 101, "Deutschland") + keywords
+            + dataset(2, 26, "A") + dataset(2, 26, "B") + dataset(2, 27, "Loc") + dataset(2, 92, "HS")
+            + dataset(2, 95, "RP") + dataset(2, 100, "DEU")
+        XCTAssertEqual(try IPTCBlock.locationValues(in: block)["IPTC:ContentLocationCode"], "A; B")
+        let removal = try XCTUnwrap(IPTCBlock.removingLocation(from: block))
+        XCTAssertEqual(removal.bytes, version + byline + keywords)
+        XCTAssertEqual(removal.removed, [
+            "IPTC:City", "IPTC:Country-PrimaryLocationName", "IPTC:ContentLocationCode", "IPTC:ContentLocationName",
+            "IPTC:Sub-location", "IPTC:Province-State", "IPTC:Country-PrimaryLocationCode",
+        ])
+    }
+
+    func testOnlyTheApplicationRecordNamesPlaces() throws {
+        // Record 1 dataset 90 is the coded character set, not a city.
+        let block = [0x1C, 1, 90, 0, 3, 0x1B, 0x25, 0x47] + version
+        XCTAssertNil(try IPTCBlock.removingLocation(from: block))
+        XCTAssertNil(try IPTCBlock.removingLocation(from: []))
+    }
+
+    func testStepsOverExtendedLengthDatasets() throws {
+        // 0x8002: two length bytes follow, giving 0x0104 bytes of data.
+        let preview = [0x1C, 2, 202, 0x80, 0x02, 0x01, 0x04] + [UInt8](repeating: 0x1C, count: 0x104)
+        let block = version + preview + dataset(2, 90, "Mainz") + [0, 0, 0]
+        let removal = try XCTUnwrap(IPTCBlock.removingLocation(from: block))
+        XCTAssertEqual(removal.bytes, version + preview + [0, 0, 0])
+        XCTAssertEqual(removal.removed, ["IPTC:City"])
+    }
+
+    func testRewritesTheIIMResourceAndDropsItsDigest() throws {
+        let iim = version + dataset(2, 90, "Mainz") + dataset(2, 80, "Peter") // odd once the city goes
+        let resolution = resource(0x03ED, [0, 0x48, 0, 0, 0, 1, 0, 1, 0, 0x48, 0, 0, 0, 1, 0, 1])
+        let url = resource(0x040B, name: "ab", Array("http://x".utf8) + [0])
+        let block = IPTCBlock.photoshopHeader + resolution + resource(0x0425, [UInt8](repeating: 7, count: 16))
+            + resource(0x0404, name: "ab", iim) + url
+        XCTAssertEqual(try IPTCBlock.locationValues(in: block), ["IPTC:City": "Mainz"])
+
+        let removal = try XCTUnwrap(IPTCBlock.removingLocation(from: block))
+        XCTAssertEqual(removal.removed, ["IPTC:City"])
+        let keptIIM = version + dataset(2, 80, "Peter")
+        XCTAssertEqual(keptIIM.count % 2, 1)
+        XCTAssertEqual(removal.bytes, IPTCBlock.photoshopHeader + resolution + resource(0x0404, name: "ab", keptIIM) + url)
+        let (resources, _) = try IPTCBlock.resources(in: removal.bytes, from: IPTCBlock.photoshopHeader.count)
+        XCTAssertEqual(resources.map(\.id), [0x03ED, 0x0404, 0x040B])
+        XCTAssertNil(try IPTCBlock.removingLocation(from: removal.bytes))
+    }
+
+    func testDigestStaysWhenNothingIsRemoved() throws {
+        let block = IPTCBlock.photoshopHeader + resource(0x0425, [UInt8](repeating: 7, count: 16)) + resource(0x0404, version)
+        XCTAssertNil(try IPTCBlock.removingLocation(from: block))
+    }
+
+    func testLyingLengthsThrowInsteadOfTrapping() throws {
+        let iim = version + dataset(2, 90, "Mainz") + [0x1C, 2, 202, 0x80, 0x02, 0x01, 0x04, 1, 2]
+        XCTAssertThrowsError(try IPTCBlock.removingLocation(from: iim))
+        XCTAssertThrowsError(try IPTCBlock.removingLocation(from: version + [0x1C, 2, 202, 0x80, 0x00]))
+        XCTAssertThrowsError(try IPTCBlock.removingLocation(from: version + [0x1C, 2, 202, 0x80, 0x09] + Array(repeating: 0xFF, count: 9)))
+        XCTAssertThrowsError(try IPTCBlock.removingLocation(from: version + Array("junk".utf8)))
+        XCTAssertThrowsError(try IPTCBlock.removingLocation(from: Array("GIF89a".utf8)))
+
+        // Every truncation and every single-byte corruption of a real block: an answer or an error, never a trap.
+        let block = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/iptc_reference_2019.jpg")).photoshopBlock)
+        for end in 0..<block.count {
+            _ = try? IPTCBlock.removingLocation(from: Array(block[..<end]))
+        }
+        for offset in block.indices {
+            var corrupted = block
+            corrupted[offset] ^= 0xFF
+            _ = try? IPTCBlock.removingLocation(from: corrupted)
+            _ = try? IPTCBlock.locationValues(in: corrupted)
+        }
+    }
+
+    func testReadsLocationFromARealBlock() throws {
+        let block = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")).photoshopBlock)
+        XCTAssertEqual(try IPTCBlock.locationValues(in: block), [
+            "IPTC:City": "Mainz", "IPTC:Sub-location": "Fotostudio HS", "IPTC:Province-State": "Rheinland-Pfalz",
+            "IPTC:Country-PrimaryLocationName": "Deutschland",
+        ])
+    }
+}

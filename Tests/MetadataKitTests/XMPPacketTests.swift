@@ -1,0 +1,163 @@
+@testable import MetadataKit
+import TestSupport
+import XCTest
+
+final class XMPPacketTests: XCTestCase {
+    private func packet(_ body: String, wrapped: Bool = true) -> [UInt8] {
+        let rdf = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        \(body)
+         </rdf:RDF>
+        </x:xmpmeta>
+        """
+        guard wrapped else { return Array(rdf.utf8) }
+        return Array("<?xpacket begin=\"\u{FEFF}\" id=\"custom-id\"?>\n\(rdf)\n\(String(repeating: " ", count: 64))\n<?xpacket end=\"r\"?>".utf8)
+    }
+
+    private func text(_ removal: LocationRemoval?) -> String {
+        String(decoding: removal?.bytes ?? [], as: UTF8.self)
+    }
+
+    func testRemovesAttributeFormPropertiesByNamespaceNotPrefix() throws {
+        let removal = try XMPPacket.removingLocation(from: packet("""
+          <rdf:Description rdf:about="" xmlns:ns1="http://ns.adobe.com/exif/1.0/" xmlns:ps="http://ns.adobe.com/photoshop/1.0/"
+            xmlns:other="http://example.com/other/"
+            ns1:GPSLatitude="48,53.3N" ns1:GPSLongitude="21,2.5E" ns1:ExposureTime="1/125"
+            ps:City="Mainz" ps:Headline="Kyra" other:City="not a photo location"/>
+        """))
+        XCTAssertEqual(removal?.removed, ["exif:GPSLatitude", "exif:GPSLongitude", "photoshop:City"])
+        let output = text(removal)
+        for gone in ["GPSLatitude", "GPSLongitude", "Mainz"] { XCTAssertFalse(output.contains(gone), gone) }
+        for kept in ["ns1:ExposureTime=\"1/125\"", "ps:Headline=\"Kyra\"", "other:City=\"not a photo location\""] {
+            XCTAssertTrue(output.contains(kept), kept)
+        }
+    }
+
+    func testRemovesElementFormPropertiesAndKeepsArrays() throws {
+        let removal = try XMPPacket.removingLocation(from: packet("""
+          <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+            xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+            xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/">
+           <exif:GPSAltitude>324145/1000</exif:GPSAltitude>
+           <photoshop:Country>Deutschland</photoshop:Country>
+           <Iptc4xmpCore:CountryCode>DE</Iptc4xmpCore:CountryCode>
+           <Iptc4xmpCore:CreatorContactInfo rdf:parseType="Resource">
+            <Iptc4xmpCore:CiAdrCity>Creator's city</Iptc4xmpCore:CiAdrCity>
+           </Iptc4xmpCore:CreatorContactInfo>
+           <dc:subject><rdf:Bag><rdf:li>kyra</rdf:li><rdf:li>studio</rdf:li></rdf:Bag></dc:subject>
+           <dc:rights><rdf:Alt><rdf:li xml:lang="x-default">© Peter</rdf:li></rdf:Alt></dc:rights>
+          </rdf:Description>
+        """))
+        XCTAssertEqual(removal?.removed, ["exif:GPSAltitude", "photoshop:Country", "Iptc4xmpCore:CountryCode"])
+        let output = text(removal)
+        for gone in ["324145", "Deutschland", ">DE<"] { XCTAssertFalse(output.contains(gone), gone) }
+        for kept in ["Creator's city", "<rdf:li>kyra</rdf:li><rdf:li>studio</rdf:li>", "xml:lang=\"x-default\">© Peter<"] {
+            XCTAssertTrue(output.contains(kept), kept)
+        }
+        XCTAssertFalse(output.contains("\n\n"), "a removed property leaves no blank line")
+    }
+
+    func testRemovesLocationStructuresWholeAndReadsTheirFields() throws {
+        let xmp = packet("""
+          <rdf:Description rdf:about="" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/">
+           <Iptc4xmpExt:LocationCreated>
+            <rdf:Bag>
+             <rdf:li rdf:parseType="Resource">
+              <Iptc4xmpExt:City>Mainz</Iptc4xmpExt:City>
+              <Iptc4xmpExt:CountryCode>DE</Iptc4xmpExt:CountryCode>
+             </rdf:li>
+            </rdf:Bag>
+           </Iptc4xmpExt:LocationCreated>
+           <Iptc4xmpExt:LocationShown>
+            <rdf:Bag><rdf:li><rdf:Description Iptc4xmpExt:City="Wiesbaden"/></rdf:li></rdf:Bag>
+           </Iptc4xmpExt:LocationShown>
+           <Iptc4xmpExt:Event>Fair</Iptc4xmpExt:Event>
+          </rdf:Description>
+        """)
+        XCTAssertEqual(try XMPPacket.locationValues(in: xmp), [
+            "Iptc4xmpExt:LocationCreated": "Mainz; DE", "Iptc4xmpExt:LocationShown": "Wiesbaden",
+        ])
+        let removal = try XMPPacket.removingLocation(from: xmp)
+        XCTAssertEqual(removal?.removed, ["Iptc4xmpExt:LocationCreated", "Iptc4xmpExt:LocationShown"])
+        let output = text(removal)
+        for gone in ["Mainz", "Wiesbaden", "Location"] { XCTAssertFalse(output.contains(gone), gone) }
+        XCTAssertTrue(output.contains("<Iptc4xmpExt:Event>Fair</Iptc4xmpExt:Event>"))
+    }
+
+    func testRemovesDroneTelemetryPositionOnly() throws {
+        let removal = try XMPPacket.removingLocation(from: packet("""
+          <rdf:Description rdf:about="" xmlns:drone-dji="http://www.dji.com/drone-dji/1.0/"
+            drone-dji:GpsLatitude="22.5" drone-dji:GpsLongitude="113.9" drone-dji:AbsoluteAltitude="+96.1"
+            drone-dji:RelativeAltitude="+30.0" drone-dji:FlightYawDegree="-12.3"/>
+        """))
+        XCTAssertEqual(removal?.removed, ["drone-dji:GpsLatitude", "drone-dji:GpsLongitude",
+                                          "drone-dji:AbsoluteAltitude", "drone-dji:RelativeAltitude"])
+        XCTAssertTrue(text(removal).contains("drone-dji:FlightYawDegree=\"-12.3\""))
+    }
+
+    func testKeepsTheOriginalWrapperAndWrapsABarePacket() throws {
+        let body = "<rdf:Description rdf:about=\"\" xmlns:exif=\"http://ns.adobe.com/exif/1.0/\" exif:GPSAltitude=\"1\"/>"
+        let rewrapped = text(try XMPPacket.removingLocation(from: packet(body)))
+        XCTAssertTrue(rewrapped.hasPrefix("<?xpacket begin=\"\u{FEFF}\" id=\"custom-id\"?>\n<x:xmpmeta"))
+        XCTAssertTrue(rewrapped.hasSuffix("</x:xmpmeta>\n<?xpacket end=\"r\"?>"))
+
+        // A bare rdf:RDF root, NUL-terminated as some writers leave it.
+        let bare = Array("""
+        <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\(body)</rdf:RDF>
+        """.utf8) + [0, 0]
+        let wrapped = text(try XMPPacket.removingLocation(from: bare))
+        XCTAssertTrue(wrapped.hasPrefix("<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<rdf:RDF"))
+        XCTAssertTrue(wrapped.hasSuffix("</rdf:RDF>\n<?xpacket end=\"w\"?>"))
+    }
+
+    func testPacketWithoutLocationIsLeftAlone() throws {
+        let xmp = packet("""
+          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3"/>
+        """, wrapped: false)
+        XCTAssertNil(try XMPPacket.removingLocation(from: xmp))
+        XCTAssertEqual(try XMPPacket.locationValues(in: xmp), [:])
+    }
+
+    func testRefusesMalformedXMLAndDTDs() {
+        XCTAssertThrowsError(try XMPPacket.removingLocation(from: Array("<x:xmpmeta><rdf:RDF>".utf8))) {
+            XCTAssertTrue($0 is MetadataFormatError)
+        }
+        // Inputs libxml2 cannot make a document of at all.
+        for garbage in [[], [0, 0], Array("   ".utf8), [0xFF, 0xD8, 0xFF, 0xE1]] as [[UInt8]] {
+            XCTAssertThrowsError(try XMPPacket.locationValues(in: garbage))
+        }
+        let withDTD = Array("""
+        <!DOCTYPE x [<!ENTITY city "Mainz">]>
+        <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>
+        """.utf8)
+        XCTAssertThrowsError(try XMPPacket.removingLocation(from: withDTD)) {
+            XCTAssertEqual(($0 as? MetadataFormatError)?.message, "XMP packet declares a DTD, which XMP forbids")
+        }
+    }
+
+    func testTruncatedPacketsAnswerOrThrowWithoutTrapping() throws {
+        let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmpPacket)
+        for end in stride(from: 0, to: xmp.count, by: 7) {
+            _ = try? XMPPacket.removingLocation(from: Array(xmp[..<end]))
+        }
+        // Cut inside the GPS properties; a cut in the trailing padding would still be well-formed.
+        let marker = Array("<exif:GPSLatitude".utf8)
+        let cut = try XCTUnwrap(xmp.indices.first { xmp[$0...].starts(with: marker) })
+        XCTAssertThrowsError(try XMPPacket.removingLocation(from: Array(xmp[..<cut])))
+    }
+
+    func testReadsLocationFromARealPacket() throws {
+        let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")).xmpPacket)
+        XCTAssertEqual(try XMPPacket.locationValues(in: xmp), [
+            "photoshop:City": "Mainz", "photoshop:State": "Rheinland-Pfalz", "photoshop:Country": "Deutschland",
+            "Iptc4xmpCore:Location": "Fotostudio HS", "Iptc4xmpCore:CountryCode": "DE",
+        ])
+    }
+
+    func testHEICPacketWithoutLocationIsLeftAlone() throws {
+        let dump = try runProcess("exiftool", ["-xmp", "-b", Fixtures.sample("heic/L_exif_xmp_iptc.heic")])
+        XCTAssertTrue(dump.stdout.contains("<x:xmpmeta"))
+        XCTAssertNil(try XMPPacket.removingLocation(from: Array(dump.stdout.utf8)))
+    }
+}
