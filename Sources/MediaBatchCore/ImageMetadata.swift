@@ -62,16 +62,30 @@ struct ImageMetadata {
         removed.append(label)
     }
 
+    /// XMP and IPTC lose only their location properties; a block that cannot be parsed
+    /// safely goes whole, since what it hides cannot be checked.
     private mutating func removeXMPLocation() {
-        guard let packet = xmp, LocationMetadata.xmpCarriesLocation(packet) else { return }
-        xmp = nil
-        removed.append("XMP")
+        guard let packet = xmp else { return }
+        do {
+            guard let edited = try XMPPacket.removingLocation(from: packet) else { return }
+            xmp = edited.bytes
+            removed += edited.removed.map { "XMP \($0)" }
+        } catch {
+            xmp = nil
+            removed.append("XMP (unreadable: \(error))")
+        }
     }
 
     private mutating func removeIPTCLocation() {
-        guard let block = iptc, LocationMetadata.iptcCarriesLocation(block) else { return }
-        iptc = nil
-        removed.append("IPTC")
+        guard let block = iptc else { return }
+        do {
+            guard let edited = try IPTCBlock.removingLocation(from: block) else { return }
+            iptc = edited.bytes
+            removed += edited.removed
+        } catch {
+            iptc = nil
+            removed.append("IPTC (unreadable: \(error))")
+        }
     }
 
     /// The EXIF for an output of `image`'s size and orientation: the thumbnail in IFD1 shows

@@ -43,6 +43,18 @@ public enum IPTCBlock {
     ///
     /// - Throws: `MetadataFormatError` when a length runs past the block or unknown bytes follow
     ///   the last dataset or resource; the caller then drops the whole block.
+    /// JPEG keeps IPTC in APP13 as Photoshop image resource 0x0404; HEIF keeps bare IIM.
+    /// Wraps bare IIM for a JPEG output; a block already wrapped is returned as is.
+    public static func photoshopResources(wrapping block: [UInt8]) -> [UInt8] {
+        guard !block.starts(with: photoshopHeader) else { return block }
+        var wrapped = photoshopHeader + Array("8BIM".utf8) + [UInt8(iimResourceID >> 8), UInt8(iimResourceID & 0xFF), 0, 0]
+        wrapped += [0, 0, 0, 0]
+        wrapped.setUInt32(UInt32(block.count), at: wrapped.count - 4)
+        wrapped += block
+        if block.count % 2 == 1 { wrapped.append(0) }
+        return wrapped
+    }
+
     public static func removingLocation(from block: [UInt8]) throws -> LocationRemoval? {
         guard let resourcesStart = try resourcesStart(in: block) else {
             let filtered = try withoutLocation(block[...])

@@ -199,12 +199,13 @@ final class PipelineRunnerTests: XCTestCase {
         }
     }
 
-    func testXMPAndIPTCLocationBlocksAreDroppedAndTheRestKept() throws {
+    func testXMPAndIPTCLoseTheirLocationAndKeepTheRest() throws {
         let input = Fixtures.temporaryFolder()
         let tagged = input.appendingPathComponent("tagged.jpg").path
         let exif = try runProcess("exiftool", ["-q", "-o", tagged, "-XMP-photoshop:City=Paris", "-IPTC:City=Paris",
                                                "-IPTC:Country-PrimaryLocationName=France", "-EXIF:Copyright=(c) Test",
-                                               Fixtures.sample("jpeg/apple_iphone_4.jpg")])
+                                               "-XMP-dc:Creator=Ann Author", "-XMP-xmp:Rating=4", "-IPTC:By-line=Ann Author",
+                                               "-IPTC:Keywords=harbour", Fixtures.sample("jpeg/apple_iphone_4.jpg")])
         XCTAssertEqual(exif.exitCode, 0, exif.stderr)
         let before = try locationTags(tagged)
         XCTAssertTrue(before.contains("XMP-photoshop:City") && before.contains("IPTC:City"), "\(before)")
@@ -215,6 +216,11 @@ final class PipelineRunnerTests: XCTestCase {
         let after = try exiftool(written)
         XCTAssertEqual(after["IFD0:Copyright"] as? String, "(c) Test")
         XCTAssertEqual(after["IFD0:Model"] as? String, "iPhone 4")
+        XCTAssertEqual(after["XMP-dc:Creator"] as? String, "Ann Author")
+        XCTAssertEqual(after["XMP-xmp:Rating"] as? Int, 4)
+        XCTAssertEqual(after["IPTC:By-line"] as? String, "Ann Author")
+        XCTAssertEqual(after["IPTC:Keywords"] as? String, "harbour")
+        XCTAssertNil(after["ExifTool:Warning"], "\(after["ExifTool:Warning"] ?? "")")
     }
 
     func testContentNotExtensionDecidesTheFormat() throws {

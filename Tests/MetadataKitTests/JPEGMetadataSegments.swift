@@ -1,4 +1,5 @@
 import Foundation
+import MetadataKit
 
 /// The XMP and Photoshop (IPTC) APP segments of a JPEG, read and replaced by walking markers up
 /// to the scan; enough to feed the filters real blocks and hand exiftool the edited file.
@@ -30,18 +31,7 @@ struct JPEGMetadataSegments {
         try Data(bytes).write(to: url)
     }
 
-    /// Each APP segment before the scan: marker, and the payload range after the length field.
-    private var segments: [(marker: UInt8, payload: Range<Int>)] {
-        var found: [(UInt8, Range<Int>)] = []
-        var offset = 2 // past SOI
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] != 0xDA {
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let end = min(offset + 2 + length, bytes.count)
-            found.append((bytes[offset + 1], offset + 4..<end))
-            offset = end
-        }
-        return found
-    }
+    private var segments: [JPEGSegments.Segment] { JPEGSegments.segments(of: bytes) ?? [] }
 
     private func payload(marker: UInt8, signature: [UInt8]) -> ArraySlice<UInt8>? {
         segments.first { $0.marker == marker && bytes[$0.payload].starts(with: signature) }.map { bytes[$0.payload] }

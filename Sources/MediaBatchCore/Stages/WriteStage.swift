@@ -44,7 +44,7 @@ struct WriteStage: PipelineStage {
     private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, format: MediaFormat, quality: Int, to path: String) throws {
         var blobs: [String: [UInt8]] = [:]
         blobs["xmp-data"] = metadata?.xmp
-        blobs["iptc-data"] = metadata?.iptc.map { format == .jpeg ? PhotoshopResources.wrapping(iptc: $0) : $0 }
+        blobs["iptc-data"] = metadata?.iptc.map { format == .jpeg ? IPTCBlock.photoshopResources(wrapping: $0) : $0 }
         let output = try image.replacingMetadata(
             removingPrefixes: ImageMetadata.blockFieldPrefixes + (metadata?.removedExifFields ?? []), blobs: blobs)
         try output.save(to: path, format: Self.saver(for: format), quality: quality)
