@@ -1,3 +1,5 @@
+import MetadataKit
+
 /// Which libvips metadata fields carry location.
 ///
 /// libvips savers rebuild EXIF from the `exif-ifdN-*` fields, so removing every `exif-ifd3-*`
@@ -5,16 +7,6 @@
 /// libvips; until they are edited surgically, a block that carries location goes whole.
 enum LocationMetadata {
     static let gpsFieldPrefix = "exif-ifd3-"
-
-    /// XMP properties that place a photo: GPS, city/state/country, IPTC location structures,
-    /// drone telemetry.
-    static let xmpLocationMarkers = [
-        "exif:GPS", "GPSLatitude", "GPSLongitude", "GPSAltitude",
-        "photoshop:City", "photoshop:State", "photoshop:Country",
-        "Iptc4xmpCore:Location", "Iptc4xmpCore:CountryCode",
-        "Iptc4xmpExt:LocationCreated", "Iptc4xmpExt:LocationShown",
-        "drone-dji:GpsLatitude", "drone-dji:GpsLongitude", "drone-dji:AbsoluteAltitude",
-    ]
 
     /// IPTC-IIM application record (2) datasets that name a place: 26 location code, 27 location
     /// name, 90 city, 92 sub-location, 95 province/state, 100 country code, 101 country name.
@@ -32,8 +24,7 @@ enum LocationMetadata {
     }
 
     static func xmpCarriesLocation(_ packet: [UInt8]) -> Bool {
-        let text = String(decoding: packet, as: UTF8.self)
-        return xmpLocationMarkers.contains { text.contains($0) }
+        XMPLocation.isPresent(in: packet)
     }
 
     /// Walks the IIM records (tag 0x1C, record, dataset, 16-bit length, data) wherever they sit
