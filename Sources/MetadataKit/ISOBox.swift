@@ -59,10 +59,9 @@ struct ISOBox: Equatable {
         return boxes
     }
 
-    /// The first box of `type` directly inside `self`, whose children start at `childrenStart`
-    /// (later than `payloadStart` for full boxes).
-    func child(_ type: String, in bytes: [UInt8], childrenStart: Int? = nil) throws -> ISOBox? {
-        try ISOBox.boxes(in: bytes, (childrenStart ?? payloadStart)..<end).first { $0.type == type }
+    /// The first box of `type` directly inside this one.
+    func child(_ type: String, in bytes: [UInt8]) throws -> ISOBox? {
+        try ISOBox.boxes(in: bytes, payloadStart..<end).first { $0.type == type }
     }
 
     /// This box's header, read from `bytes`, followed by `payload`: the size is rewritten, the

@@ -73,7 +73,8 @@ struct MoovRewriter {
 
     /// Keyed-metadata names exiftool files under Location: position and its accuracy, place
     /// names, and the camera direction.
-    static let locationKeyPrefixes = ["com.apple.quicktime.location.", "com.apple.quicktime.direction."]
+    static let locationKeyPrefixes = [positionKeyPrefix, "com.apple.quicktime.direction."]
+    static let positionKeyPrefix = "com.apple.quicktime.location."
 
     init(_ bytes: [UInt8]) throws {
         self.bytes = bytes
@@ -109,7 +110,7 @@ struct MoovRewriter {
     /// `gpmd`, Google `camm`) lives in `mdat`, out of reach of a metadata rewrite.
     private func refuseTimedLocation(in mdia: ISOBox) throws {
         guard let stsd = try mdia.child("minf", in: bytes)?.child("stbl", in: bytes)?.child("stsd", in: bytes) else { return }
-        let locationKey = Array(Self.locationKeyPrefixes[0].utf8)
+        let locationKey = Array(Self.positionKeyPrefix.utf8)
         // version and flags, an entry count, then the sample entries
         for entry in try ISOBox.boxes(in: bytes, min(stsd.payloadStart + 8, stsd.end)..<stsd.end) {
             let declaresLocation = entry.type == "mebx" && bytes[entry.range].firstRange(of: locationKey) != nil

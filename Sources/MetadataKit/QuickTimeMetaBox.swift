@@ -19,8 +19,8 @@ struct QuickTimeMetaBox {
     init(_ box: ISOBox, in bytes: [UInt8]) throws {
         self.box = box
         // QuickTime's `meta` begins with its `hdlr` child at once; the full box puts 4 bytes first.
-        childrenStart = bytes.fourCC(at: box.payloadStart + 4) == "hdlr" ? box.payloadStart : box.payloadStart + 4
-        children = try ISOBox.boxes(in: bytes, min(childrenStart, box.end)..<box.end)
+        childrenStart = bytes.fourCC(at: box.payloadStart + 4) == "hdlr" ? box.payloadStart : min(box.payloadStart + 4, box.end)
+        children = try ISOBox.boxes(in: bytes, childrenStart..<box.end)
         if let hdlr = children.first(where: { $0.type == "hdlr" }), hdlr.payloadStart + 12 <= hdlr.end {
             handler = bytes.fourCC(at: hdlr.payloadStart + 8)
         } else {
