@@ -86,6 +86,13 @@ public enum XMPPacket {
         return values
     }
 
+    /// Whether a packet places its subject somewhere, for containers that can only keep or drop
+    /// it whole (a movie's XMP box). A packet that cannot be parsed counts as carrying location:
+    /// what it hides cannot be checked.
+    public static func carriesLocation(_ packet: some Collection<UInt8>) -> Bool {
+        (try? locationValues(in: Array(packet)).isEmpty) != true
+    }
+
     private static func parse(_ packet: [UInt8]) throws -> XMLDocument {
         // Some writers NUL-terminate the packet; XML forbids the NULs, and every reader skips them.
         let end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0

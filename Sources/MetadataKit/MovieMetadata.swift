@@ -1,0 +1,81 @@
+/// The tags an `inspect` command shows for a MOV/MP4/3GP, read from `moov` alone.
+public struct MovieMetadata: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public let key: String
+        public let value: String
+    }
+
+    /// `moov/meta` keyed (`mdta`) tags in `keys` order, for values that render as text:
+    /// strings and numbers. Other value types (images, binary plists) are left out.
+    public let keyedValues: [Entry]
+    /// The ISO 6709 text of `moov/udta/©xyz`, e.g. `+51.4169-000.0806/`.
+    public let userDataLocation: String?
+    /// Whether `moov/udta` holds a 3GPP `loci` box.
+    public let hasLoci: Bool
+
+    public var make: String? { value(for: "com.apple.quicktime.make") }
+    public var model: String? { value(for: "com.apple.quicktime.model") }
+    public var creationDate: String? { value(for: "com.apple.quicktime.creationdate") }
+    /// Pairs a Live Photo's movie with its still.
+    public var contentIdentifier: String? { value(for: "com.apple.quicktime.content.identifier") }
+
+    public func value(for key: String) -> String? {
+        keyedValues.first { $0.key == key }?.value
+    }
+
+    public init(contentsOfFile path: String) throws {
+        try self.init(moov: MovieFile(path: path).moov)
+    }
+
+    init(moov bytes: [UInt8]) throws {
+        let moov = try ISOBox.parse(header: Array(bytes.prefix(16)), at: 0, limit: bytes.count)
+        let children = try ISOBox.boxes(in: bytes, moov.payloadStart..<moov.end)
+        let userData = try children.first { $0.type == "udta" }.map { try ISOBox.boxes(in: bytes, $0.payloadStart..<$0.end) } ?? []
+        keyedValues = try children.filter { $0.type == "meta" }.flatMap { try Self.keyedValues(of: $0, in: bytes) }
+        userDataLocation = userData.first { $0.type == "©xyz" }.map { Self.userDataText($0, in: bytes) }
+        hasLoci = userData.contains { $0.type == "loci" }
+    }
+
+    private static func keyedValues(of box: ISOBox, in bytes: [UInt8]) throws -> [Entry] {
+        let meta = try QuickTimeMetaBox(box, in: bytes)
+        guard meta.isKeyed else { return [] }
+        let names = meta.keyNames(in: bytes)
+        return try meta.items.compactMap { item in
+            let index = QuickTimeMetaBox.keyIndex(of: item, in: bytes)
+            guard names.indices.contains(index - 1),
+                  let data = try item.child("data", in: bytes),
+                  let value = renderedValue(data, in: bytes) else { return nil }
+            return Entry(key: names[index - 1], value: value)
+        }
+    }
+
+    /// A `data` box: a 32-bit type (well-known types in the low 24 bits), a 32-bit locale, then
+    /// the value.
+    private static func renderedValue(_ data: ISOBox, in bytes: [UInt8]) -> String? {
+        guard let type = bytes.uint32(at: data.payloadStart).map({ $0 & 0xFF_FFFF }),
+              data.payloadStart + 8 <= data.end else { return nil }
+        let value = Array(bytes[data.payloadStart + 8..<data.end])
+        switch (type, value.count) {
+        case (1, _): return String(decoding: value, as: UTF8.self)
+        case (21, 1...8): return String(signedInteger(value))
+        case (22, 1...8): return String(value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        case (23, 4): return value.uint32(at: 0).map { String(Float(bitPattern: $0)) }
+        case (24, 8): return value.uint64(at: 0).map { String(Double(bitPattern: $0)) }
+        default: return nil
+        }
+    }
+
+    /// Big-endian two's complement of 1 to 8 bytes.
+    private static func signedInteger(_ bytes: [UInt8]) -> Int64 {
+        let unsigned = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let unusedBits = UInt64(64 - 8 * bytes.count)
+        return Int64(bitPattern: unsigned << unusedBits) >> unusedBits
+    }
+
+    /// QuickTime user-data text: a 16-bit length, a 16-bit language code, then the text.
+    private static func userDataText(_ box: ISOBox, in bytes: [UInt8]) -> String {
+        let declared = Int(bytes.uint16(at: box.payloadStart) ?? 0)
+        let textStart = min(box.payloadStart + 4, box.end)
+        return String(decoding: bytes[textStart..<min(textStart + declared, box.end)], as: UTF8.self)
+    }
+}
