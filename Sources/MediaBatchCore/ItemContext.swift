@@ -23,6 +23,8 @@ final class ItemContext {
     var quality = Defaults.quality
     /// Set by a stage that decides the item is not for this pipeline.
     private(set) var skipReason: String?
+    /// Metadata the output does not carry, for the report.
+    var removedMetadata: [String] = []
     /// Set by `write`: the output, relative to the output root, and its size.
     var output: (path: String, bytes: Int)?
 

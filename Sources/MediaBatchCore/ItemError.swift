@@ -8,6 +8,8 @@ public struct ItemError: Error, Equatable, Sendable, CustomStringConvertible {
         case tooManyPixels
         case decodeFailed
         case encodeFailed
+        /// Metadata that cannot be removed safely (e.g. location inside a movie's sample data).
+        case unsupportedMetadata
         case writeFailed
         case outputCollision
         case wouldOverwriteInput

@@ -130,8 +130,9 @@ public final class PipelineRunner: @unchecked Sendable {
         if let error = runStages(pixelStages, on: context) {
             return failure(context.input, context.format, context.bytesIn, prepared.started, error, estimate: prepared.estimatedBytes)
         }
-        return result(context.input, context.format, .ok, output: context.output?.path, bytesIn: context.bytesIn,
-                      bytesOut: context.output?.bytes ?? 0, started: prepared.started, estimate: prepared.estimatedBytes)
+        return result(context.input, context.format, .ok, output: context.output?.path, removed: context.removedMetadata,
+                      bytesIn: context.bytesIn, bytesOut: context.output?.bytes ?? 0, started: prepared.started,
+                      estimate: prepared.estimatedBytes)
     }
 
     private func runStages(_ stages: [PipelineStage], on context: ItemContext) -> ItemError? {
@@ -166,9 +167,10 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     private func result(_ input: InputItem, _ format: MediaFormat?, _ status: ItemResult.Status, output: String? = nil,
-                        reason: String? = nil, error: ItemError? = nil, bytesIn: Int, bytesOut: Int = 0,
-                        started: Date, estimate: Int? = nil) -> ItemResult {
+                        removed: [String] = [], reason: String? = nil, error: ItemError? = nil, bytesIn: Int,
+                        bytesOut: Int = 0, started: Date, estimate: Int? = nil) -> ItemResult {
         ItemResult(input: input.relativePath, format: format?.rawValue, status: status, output: output, reason: reason,
+                   removedMetadata: removed.isEmpty ? nil : removed,
                    error: error.map { .init(code: $0.code, stage: $0.stage.rawValue, message: $0.message) },
                    bytesIn: bytesIn, bytesOut: bytesOut, milliseconds: Self.milliseconds(since: started),
                    estimatedBytes: estimate)

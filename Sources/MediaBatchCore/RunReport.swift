@@ -21,6 +21,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public let output: String?
     /// Why a skipped item was skipped.
     public let reason: String?
+    /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
+    public let removedMetadata: [String]?
     public let error: ErrorInfo?
     public let bytesIn: Int
     public let bytesOut: Int

@@ -9,10 +9,12 @@ struct StripMetadataStage: PipelineStage {
     var readsPixels: Bool { true }
 
     func run(_ item: ItemContext) throws {
-        if item.metadata != nil {
+        if var metadata = item.metadata {
             for group in MetadataGroup.allCases where groups.contains(group) {
-                item.metadata?.remove(group)
+                metadata.remove(group)
             }
+            item.metadata = metadata
+            item.removedMetadata = metadata.removed
         }
         if item.video != nil, groups.contains(.location) {
             item.stripVideoLocation = true

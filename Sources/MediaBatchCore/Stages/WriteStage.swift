@@ -1,3 +1,4 @@
+import AVFormatKit
 import Foundation
 import MetadataKit
 import PipelineModel
@@ -28,12 +29,18 @@ struct WriteStage: PipelineStage {
             try AtomicFile.write(to: destination) { temporary in
                 if let image = item.image {
                     try writeImage(image, item.metadata, format: item.outputFormat, quality: item.quality, to: temporary)
+                } else if item.stripVideoLocation, let video = item.video {
+                    item.removedMetadata = try writeVideoWithoutLocation(item.input.path, video, to: temporary)
                 } else {
                     try FileManager.default.copyItem(atPath: item.input.path, toPath: temporary)
                 }
             }
         } catch let error as VipsError {
             throw Self.classify(error)
+        } catch let error as MovieFileError {
+            throw StageFailure(.unsupportedMetadata, "cannot remove location from this \(item.format.rawValue): \(error.message)")
+        } catch let failure as StageFailure {
+            throw failure
         } catch {
             throw StageFailure(.writeFailed, "cannot write \(relative): \(error.localizedDescription)")
         }
@@ -54,6 +61,18 @@ struct WriteStage: PipelineStage {
         if let spliced = JPEGSegments.replacingExif(in: [UInt8](try Data(contentsOf: url)), with: exif) {
             try Data(spliced).write(to: url)
         }
+    }
+
+    /// Edits the movie's metadata boxes in place (every track and media byte kept; a remux
+    /// cannot carry iPhone `mebx` tracks), then has libavformat read the result back: the same
+    /// streams and duration, or the output is not published.
+    private func writeVideoWithoutLocation(_ input: String, _ video: VideoProbe, to path: String) throws -> [String] {
+        let report = try MovieLocationEditor.writeWithoutLocation(from: input, to: path)
+        let written = try? AVFormat.probe(path: path)
+        guard let written, written.streams == video.streams, written.durationSeconds == video.durationSeconds else {
+            throw StageFailure(.encodeFailed, "the edited movie does not read back with the same streams and duration")
+        }
+        return report.removed
     }
 
     static func saver(for format: MediaFormat) -> String {
