@@ -96,6 +96,7 @@ struct ImageMetadata {
         exif.setInteger(ExifTag.pixelXDimension, in: .exif, to: image.width)
         exif.setInteger(ExifTag.pixelYDimension, in: .exif, to: image.height)
         exif.removeThumbnail()
+        exif.trimUnreferencedTail()
         return exif
     }
 }

@@ -189,6 +189,23 @@ public struct ExifData: Sendable, Equatable {
         tiff.setUInt32(0, at: pointer, bigEndian: bigEndian)
     }
 
+    /// Cuts bytes after the last thing any directory points to. Some phones pad their EXIF item
+    /// far past the data (a Xiaomi HEIC carries 192 KB for 10 KB of tags), and a JPEG segment
+    /// holds at most 64 KB.
+    public mutating func trimUnreferencedTail() {
+        let directories: [Directory] = [.ifd0, .exif, .gps, .interoperability, .ifd1]
+        var end = 8
+        for directory in directories {
+            guard let start = offset(of: directory), let count = uint16(start) else { continue }
+            end = max(end, start + 2 + Int(count) * 12 + 4)
+            for entry in entries(in: directory) { end = max(end, entry.valueOffset + entry.valueLength) }
+        }
+        if let start = number(0x201, in: .ifd1).map(Int.init), let length = number(0x202, in: .ifd1).map(Int.init) {
+            end = max(end, start + length)
+        }
+        if end < tiff.count { tiff.removeSubrange(end...) }
+    }
+
     /// Overwrites an existing SHORT or LONG value (Orientation, pixel dimensions); absent tags
     /// stay absent.
     public mutating func setInteger(_ tag: UInt16, in directory: Directory, to value: Int) {

@@ -133,10 +133,19 @@ public enum XMPPacket {
 
     /// The report name of a location property (`exif:GPSLatitude`), or nil for anything else.
     private static func locationName(of node: XMLNode) -> String? {
-        guard let uri = node.uri, let localName = node.localName,
+        guard let (uri, localName) = qualifiedName(of: node),
               let namespace = locationNamespaces.first(where: { $0.uri == uri && $0.placesPhoto(localName) })
         else { return nil }
         return "\(namespace.prefix):\(localName)"
+    }
+
+    /// A prefixed node's namespace URI and local name. FoundationXML on Linux dereferences NULL
+    /// when asked for the prefix, local name or URI of a node without a prefix (an old-style
+    /// `about="…"` attribute does it), so those are read from the qualified name and unprefixed
+    /// nodes — in no namespace, or in a default one XMP does not use for properties — are skipped.
+    private static func qualifiedName(of node: XMLNode) -> (uri: String, localName: String)? {
+        guard let name = node.name, let colon = name.firstIndex(of: ":"), let uri = node.uri else { return nil }
+        return (uri, String(name[name.index(after: colon)...]))
     }
 
     /// Calls `visit` with each location property at or below `element`, in attribute form
@@ -176,7 +185,7 @@ public enum XMPPacket {
         guard let element = node as? XMLElement else { return [node.stringValue ?? ""] }
         var values: [String] = []
         for attribute in element.attributes ?? [] {
-            guard let uri = attribute.uri, !syntaxNamespaces.contains(uri) else { continue }
+            guard let (uri, _) = qualifiedName(of: attribute), !syntaxNamespaces.contains(uri) else { continue }
             values.append(attribute.stringValue ?? "")
         }
         for child in element.children ?? [] {

@@ -74,6 +74,16 @@ final class ExifDataTests: XCTestCase {
         XCTAssertEqual(read["IFD0:Make"] as? String, "Apple")
     }
 
+    func testTrimsPaddingNothingPointsTo() throws {
+        let tiff = try exif(in: jpegBytes("livephoto/train.jpg")).tiff
+        var padded = try XCTUnwrap(ExifData(tiff + [UInt8](repeating: 0, count: 100_000)))
+        padded.trimUnreferencedTail()
+        XCTAssertLessThanOrEqual(padded.tiff.count, tiff.count)
+        XCTAssertEqual(Array(padded.tiff), Array(tiff.prefix(padded.tiff.count)))
+        XCTAssertEqual(padded.appleMakerNote?.contentIdentifier, "E905E6C6-C747-4805-942F-9904A0281F02")
+        XCTAssertEqual(padded.numbers(ExifTag.gpsLatitude, in: .gps).count, 3)
+    }
+
     func testTruncatedAndCorruptedBlocksNeverTrap() throws {
         let tiff = try exif(in: jpegBytes("livephoto/train.jpg")).tiff
         var generator = SystemRandomNumberGenerator()

@@ -34,6 +34,18 @@ final class XMPPacketTests: XCTestCase {
         }
     }
 
+    /// Found by the corpus run (exiftool's own XMP.jpg): FoundationXML crashed on the old
+    /// unprefixed `about` attribute.
+    func testUnprefixedNodesAreKeptWithoutCrashing() throws {
+        let removal = try XMPPacket.removingLocation(from: packet("""
+          <rdf:Description about="uuid:1" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/">
+            <photoshop:City>Kingston</photoshop:City><plain>kept</plain></rdf:Description>
+        """))
+        XCTAssertEqual(removal?.removed, ["photoshop:City"])
+        XCTAssertTrue(text(removal).contains("about=\"uuid:1\""))
+        XCTAssertTrue(text(removal).contains("<plain>kept</plain>"))
+    }
+
     func testRemovesElementFormPropertiesAndKeepsArrays() throws {
         let removal = try XMPPacket.removingLocation(from: packet("""
           <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
