@@ -5,7 +5,8 @@
 #   - no location: `exiftool -a -G1 -location:all -gps:all` finds nothing;
 #   - kept: Make, Model, DateTimeOriginal, CreationDate, Copyright and the Live Photo identifier
 #     (Apple MakerNote MediaGroupUUID in stills, Keys:ContentIdentifier in movies) where the input had them;
-#   - videos: same streams and duration as the input (ffprobe), every audio/video stream decodes.
+#   - videos: same streams and duration as the input (ffprobe), every audio/video stream decodes
+#     (or fails exactly as the input does).
 # Prints the counts; exits 1 if any check failed.
 # Usage: scripts/check-location-privacy.sh [INPUT_FOLDER]   (needs a release build: make release)
 set -uo pipefail
@@ -21,7 +22,8 @@ echo "mediabatch exit code $? (1 = some inputs could not be read; they are liste
 
 kept_tags=(-Make -Model -DateTimeOriginal -CreationDate -Copyright -MediaGroupUUID -ContentIdentifier)
 outputs=0 with_location_in=0 location_left=0 tags_lost=0 videos=0 video_mismatch=0 video_decode_errors=0
-while IFS= read -r -d '' output; do
+# The list comes in on descriptor 3: exiftool, ffprobe and ffmpeg all read stdin.
+while IFS= read -r -d '' -u 3 output; do
   relative=${output#"$work/out/"}
   stem=${relative%.*}
   source="$input/$relative"
@@ -43,15 +45,16 @@ while IFS= read -r -d '' output; do
       if [ "$(probe "$source")" != "$(probe "$output")" ]; then
         video_mismatch=$((video_mismatch + 1)); echo "STREAMS OR DURATION DIFFER in $relative"
       fi
-      errors=$(ffmpeg -v error -i "$output" -map 0:v? -map 0:a? -f null - 2>&1)
-      if [ -n "$errors" ]; then
+      decode() { ffmpeg -nostdin -v error -i "$1" -map 0:v? -map 0:a? -f null - 2>&1; }
+      errors=$(decode "$output")
+      if [ -n "$errors" ] && [ "$errors" != "$(decode "$source")" ]; then
         video_decode_errors=$((video_decode_errors + 1)); echo "DECODE ERRORS in $relative: $errors"
       fi;;
   esac
-done < <(find "$work/out" -type f ! -name '.*' -print0 | sort -z)
+done 3< <(find "$work/out" -type f ! -name '.*' -print0 | sort -z)
 
-items=$(grep -o '"items" *: *[0-9]*' "$work/report.json" | head -1 | grep -o '[0-9]*$')
-failed=$(grep -o '"failed" *: *[0-9]*' "$work/report.json" | head -1 | grep -o '[0-9]*$')
+total() { grep -o "\"$1\" *: *[0-9][0-9]*" "$work/report.json" | tail -1 | grep -o '[0-9]*$'; }
+items=$(total items) failed=$(total failed)
 echo
 echo "inputs: $items, unreadable (reported, skipped): $failed, outputs checked: $outputs"
 echo "inputs with location: $with_location_in; outputs with location left: $location_left"

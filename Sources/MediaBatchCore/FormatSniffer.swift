@@ -25,8 +25,8 @@ public enum FormatSniffer {
         if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("ftyp".utf8), at: 4) { return isoBaseMediaFormat(bytes) }
-        if starts(Array("wide".utf8), at: 4) || starts(Array("mdat".utf8), at: 4) || starts(Array("moov".utf8), at: 4) {
-            return .mov // old QuickTime files start without an ftyp box
+        if ["wide", "mdat", "moov", "free", "skip", "pnot"].contains(where: { starts(Array($0.utf8), at: 4) }) {
+            return .mov // classic QuickTime files start without an ftyp box; libavformat then decides
         }
         return nil
     }

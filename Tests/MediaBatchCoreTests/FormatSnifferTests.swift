@@ -38,5 +38,7 @@ final class FormatSnifferTests: XCTestCase {
         XCTAssertEqual(FormatSniffer.format(ofPrefix: ftyp("isom", ["isom", "mp42"])), .mp4)
         XCTAssertEqual(FormatSniffer.format(ofPrefix: ftyp("3gp4", ["3gp4"])), .threeGP)
         XCTAssertNil(FormatSniffer.format(ofPrefix: Array("hello, world".utf8)))
+        // Classic QuickTime without ftyp (the corpus' Motion-JPEG MOV opens with a `free` atom).
+        XCTAssertEqual(FormatSniffer.format(ofPrefix: [0, 3, 3, 0xDB] + Array("free".utf8) + [0, 0, 0, 0x6C]), .mov)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+@testable import MediaBatchCore
+import PipelineModel
+import TestSupport
+import VipsKit
+import XCTest
+
+/// Runs the shipped share-safe pipeline over every sample, images and videos, and checks the
+/// outputs with exiftool and ffprobe, not with mediabatch's own readers.
+final class StripMetadataStageTests: XCTestCase {
+    static var output: URL!
+    static var report: RunReport!
+
+    override class func setUp() {
+        try! Vips.start()
+        let pipeline = try! Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("share-safe.json"))
+        output = Fixtures.temporaryFolder("share-safe")
+        report = try! PipelineRunnerTests.run(pipeline, input: Fixtures.samples, output: output)
+    }
+
+    private func outputPath(_ input: String) throws -> String {
+        let item = try XCTUnwrap(Self.report.items.first { $0.input == input }, input)
+        return Self.output.appendingPathComponent(try XCTUnwrap(item.output, "\(input): \(item)")).path
+    }
+
+    /// The tags a photo library relies on, as exiftool names them with -G1.
+    static let keptTags = ["IFD0:Make", "IFD0:Model", "ExifIFD:DateTimeOriginal", "IFD0:Copyright", "Apple:MediaGroupUUID",
+                           "Keys:Make", "Keys:Model", "Keys:CreationDate", "Keys:ContentIdentifier", "Keys:Software"]
+
+    func testNoSampleKeepsItsLocationAndEveryOneKeepsTheRest() throws {
+        XCTAssertEqual(Self.report.totals.failed, 0, "\(Self.report.items.filter { $0.status == .failed })")
+        var hadLocation = 0
+        for item in Self.report.items where item.status == .ok {
+            let input = Fixtures.sample(item.input), output = try outputPath(item.input)
+            if try !locationTags(input).isEmpty { hadLocation += 1 }
+            XCTAssertEqual(try locationTags(output), [], item.input)
+            let before = try exiftool(input), after = try exiftool(output)
+            for tag in Self.keptTags where before[tag] != nil {
+                XCTAssertEqual("\(after[tag] ?? "missing")", "\(before[tag]!)", "\(item.input) \(tag)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(hadLocation, 13, "the samples carry location in EXIF, XMP, IPTC and QuickTime")
+    }
+
+    func testLivePhotoPairKeepsItsIdentifierOnBothHalves() throws {
+        let still = try exiftool(try outputPath("livephoto/train.jpg"))
+        let movie = try exiftool(try outputPath("livephoto/train.mov"))
+        XCTAssertEqual(still["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02")
+        XCTAssertEqual(movie["Keys:ContentIdentifier"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02")
+    }
+
+    func testVideosKeepEveryStreamTheirDurationAndDecode() throws {
+        let videos = Self.report.items.filter { ["mov", "mp4", "3gp"].contains($0.format) }
+        XCTAssertEqual(videos.count, 6)
+        for video in videos {
+            let input = Fixtures.sample(video.input), output = try outputPath(video.input)
+            let probe = ["-v", "error", "-show_entries", "stream=index,codec_type,codec_tag_string,duration:format=duration", "-of", "compact"]
+            XCTAssertEqual(try runProcess("ffprobe", probe + [output]).stdout, try runProcess("ffprobe", probe + [input]).stdout, video.input)
+            let decode = try runProcess("ffmpeg", ["-nostdin", "-v", "error", "-i", output, "-map", "0:v?", "-map", "0:a?", "-f", "null", "-"])
+            XCTAssertEqual(decode.exitCode, 0, video.input)
+            XCTAssertEqual(decode.stderr, "", video.input)
+            let sizes = try [input, output].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
+            XCTAssertEqual(sizes[0], sizes[1], "\(video.input): metadata edited in place")
+        }
+        let removed = Self.report.items.first { $0.input == "video/with-gps_xyz.mp4" }?.removedMetadata
+        XCTAssertEqual(removed, ["moov/udta/©xyz"])
+    }
+
+    func testNamedGroupsGoAndLocationStaysWhenNotNamed() throws {
+        let input = Fixtures.temporaryFolder()
+        let tagged = input.appendingPathComponent("tagged.jpg").path
+        let write = try runProcess("exiftool", ["-q", "-o", tagged, "-ExifIFD:SerialNumber=B123", "-ExifIFD:LensSerialNumber=L456",
+                                                "-ExifIFD:OwnerName=Ann Owner", Fixtures.sample("livephoto/train.jpg")])
+        XCTAssertEqual(write.exitCode, 0, write.stderr)
+        let pipeline = try Pipeline.decode(Data(#"""
+            {"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 512},
+              {"stage": "stripMetadata", "remove": ["serialNumbers", "cameraOwner", "makerNotes"]}, {"stage": "write"}]}
+            """#.utf8), baseDirectory: Fixtures.repositoryRoot)
+        let output = Fixtures.temporaryFolder()
+        let report = try PipelineRunnerTests.run(pipeline, input: input, output: output)
+        let after = try exiftool(output.appendingPathComponent("tagged.jpg").path)
+        for gone in ["ExifIFD:SerialNumber", "ExifIFD:LensSerialNumber", "ExifIFD:OwnerName", "Apple:MediaGroupUUID", "ExifIFD:MakerNoteApple"] {
+            XCTAssertNil(after[gone], gone)
+        }
+        XCTAssertEqual(after["IFD0:Model"] as? String, "iPhone 6s")
+        XCTAssertNotNil(after["GPS:GPSLatitude"], "location was not named, so it stays")
+        XCTAssertEqual(report.items.first?.removedMetadata,
+                       ["EXIF BodySerialNumber", "EXIF LensSerialNumber", "EXIF CameraOwnerName", "EXIF MakerNote"])
+    }
+}
