@@ -15,6 +15,11 @@ public struct Inspection: Codable, Equatable, Sendable {
     public struct Stream: Codable, Equatable, Sendable {
         public var kind: String
         public var codec: String
+
+        public init(kind: String, codec: String) {
+            self.kind = kind
+            self.codec = codec
+        }
     }
 
     public var path: String
