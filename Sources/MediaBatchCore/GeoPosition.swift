@@ -15,12 +15,13 @@ public struct GeoPosition: Equatable, Sendable {
     }
 
     /// EXIF GPS: degrees, minutes and seconds with N/S and E/W references; an altitude
-    /// reference of 1 means below sea level.
+    /// reference of 1 means below sea level. All three rationals must be readable: `numbers`
+    /// skips a 0/0 one, and the rest would then be read as the wrong units.
     public init?(exif: ExifData) {
-        guard let latitude = Self.decimalDegrees(exif.numbers(ExifTag.gpsLatitude, in: .gps),
-                                                 reference: exif.string(ExifTag.gpsLatitudeRef, in: .gps)),
-              let longitude = Self.decimalDegrees(exif.numbers(ExifTag.gpsLongitude, in: .gps),
-                                                  reference: exif.string(ExifTag.gpsLongitudeRef, in: .gps)) else { return nil }
+        let latitudeParts = exif.numbers(ExifTag.gpsLatitude, in: .gps), longitudeParts = exif.numbers(ExifTag.gpsLongitude, in: .gps)
+        guard latitudeParts.count == 3, longitudeParts.count == 3,
+              let latitude = Self.decimalDegrees(latitudeParts, reference: exif.string(ExifTag.gpsLatitudeRef, in: .gps)),
+              let longitude = Self.decimalDegrees(longitudeParts, reference: exif.string(ExifTag.gpsLongitudeRef, in: .gps)) else { return nil }
         let altitude = exif.number(ExifTag.gpsAltitude, in: .gps).map {
             exif.number(ExifTag.gpsAltitudeRef, in: .gps) == 1 ? -$0 : $0
         }

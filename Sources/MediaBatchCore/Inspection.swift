@@ -70,6 +70,10 @@ public struct Inspection: Codable, Equatable, Sendable {
     /// - Throws: `InspectionError` when the file cannot be opened, is not a format mediabatch
     ///   recognises, or its header cannot be parsed.
     public static func read(path: String) throws -> Inspection {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw InspectionError(message: "is a folder; inspect reads files")
+        }
         let format: MediaFormat?
         do {
             format = try FormatSniffer.format(of: path)
