@@ -39,7 +39,7 @@ final class InspectCommandTests: XCTestCase {
             assertNumber("longitude", tag("Composite:GPSLongitude"), accuracy: 1e-5)
             // Composite:GPSAltitude is signed by its reference under -n; inspect gives an
             // altitude only with a position.
-            if tag("Composite:GPSLatitude") != nil {
+            if tag("Composite:GPSLatitude") is Double {
                 assertNumber("altitude", tag("Composite:GPSAltitude"), accuracy: 1e-3)
             }
             assertText("contentIdentifier", tag("Apple:MediaGroupUUID", "Keys:ContentIdentifier"))
