@@ -13,6 +13,12 @@ public struct VideoProbe: Sendable, Equatable {
     public let width: Int?
     public let height: Int?
     public let streams: [Stream]
+    /// Frames per second of the first video stream: its average rate, else its base rate.
+    public let framesPerSecond: Double?
+    /// Degrees a player turns the first video stream clockwise to show it upright (0, 90, 180
+    /// or 270), from its display matrix. exiftool's `Rotation` counts the same way; FFmpeg's
+    /// `av_display_rotation_get` counts counterclockwise, so it gives the negative.
+    public let rotationClockwise: Int?
 }
 
 /// A libavformat call that failed.
@@ -46,18 +52,41 @@ public enum AVFormat {
         var streams: [VideoProbe.Stream] = []
         var width: Int?
         var height: Int?
+        var framesPerSecond: Double?
+        var rotation: Int?
         for index in 0..<Int(context.pointee.nb_streams) {
-            guard let parameters = context.pointee.streams[index]?.pointee.codecpar?.pointee else { continue }
+            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee else { continue }
             let kind = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
             let codec = avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
             streams.append(.init(kind: kind, codec: codec))
             if parameters.codec_type == AVMEDIA_TYPE_VIDEO, width == nil {
                 width = Int(parameters.width)
                 height = Int(parameters.height)
+                framesPerSecond = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
+                rotation = clockwiseRotation(of: stream)
             }
         }
         let duration = context.pointee.duration > 0 ? Double(context.pointee.duration) / Double(AV_TIME_BASE) : nil
         let container = context.pointee.iformat?.pointee.name.map { String(cString: $0) } ?? "unknown"
-        return VideoProbe(container: container, durationSeconds: duration, width: width, height: height, streams: streams)
+        return VideoProbe(container: container, durationSeconds: duration, width: width, height: height, streams: streams,
+                          framesPerSecond: framesPerSecond, rotationClockwise: rotation)
+    }
+
+    /// A rate, or nil when libavformat left it unknown (0/0).
+    private static func rate(_ rational: AVRational) -> Double? {
+        guard rational.num > 0, rational.den > 0 else { return nil }
+        return Double(rational.num) / Double(rational.den)
+    }
+
+    /// The display matrix's rotation, clockwise and in 0..<360; nil when the matrix is unusable.
+    private static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>) -> Int? {
+        var size = 0
+        // libavformat attaches no matrix for the identity: the video is shown as stored.
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size) else { return 0 }
+        guard size >= 9 * MemoryLayout<Int32>.size else { return nil }
+        let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard counterclockwise.isFinite else { return nil }
+        let degrees = Int((-counterclockwise).rounded())
+        return (degrees % 360 + 360) % 360
     }
 }
