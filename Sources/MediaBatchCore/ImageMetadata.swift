@@ -1,3 +1,4 @@
+import Foundation
 import MetadataKit
 import PipelineModel
 import VipsKit
@@ -19,13 +20,24 @@ struct ImageMetadata {
 
     /// HEIF keeps XMP and IPTC as numbered `heif-mime-N` / `heif-iptc-N` items; libvips 8.14
     /// promotes neither, so they are picked up here (XMP by its root element).
-    init(of image: VImage) {
-        exif = image.blob("exif-data").flatMap(ExifData.init)
+    init(of image: VImage, path: String) {
+        exif = image.blob("exif-data").flatMap(ExifData.init) ?? (image.loader == "tiffload" ? Self.tiffExif(path) : nil)
         let fields = image.fieldNames
         xmp = image.blob("xmp-data") ?? fields.lazy.filter { $0.hasPrefix("heif-mime-") }.compactMap(image.blob).first {
             String(decoding: $0.prefix(4096), as: UTF8.self).contains("<x:xmpmeta")
         }
         iptc = image.blob("iptc-data") ?? fields.first { $0.hasPrefix("heif-iptc-") }.flatMap(image.blob)
+    }
+
+    /// libvips 8.14 does not read a TIFF's own EXIF, GPS and camera tags; they are the file's
+    /// first IFD and what it points to. Files past `tiffExifReadLimit` keep none: reading the
+    /// whole file to find them is not worth it for a header.
+    static let tiffExifReadLimit = 64 << 20
+
+    private static func tiffExif(_ path: String) -> ExifData? {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size <= tiffExifReadLimit,
+              let bytes = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        return ExifData([UInt8](bytes))?.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)
     }
 
     /// libvips fields the output image must not carry: the metadata blocks `write` sets itself,

@@ -98,7 +98,7 @@ public struct Inspection: Codable, Equatable, Sendable {
         } catch let error as VipsError {
             throw InspectionError(message: "cannot read the \(format.rawValue) header: \(error.message)")
         }
-        let metadata = ImageMetadata(of: image)
+        let metadata = ImageMetadata(of: image, path: path)
         var inspection = Inspection(path: path, kind: .image, format: format)
         inspection.width = image.width
         inspection.height = image.height

@@ -206,6 +206,40 @@ public struct ExifData: Sendable, Equatable {
         if end < tiff.count { tiff.removeSubrange(end...) }
     }
 
+    /// A new, compact EXIF block with the same tags: IFD0 limited to `ifd0Tags` (plus the EXIF
+    /// and GPS pointers), then the EXIF, GPS and interoperability directories whole, no IFD1.
+    /// For TIFF inputs, whose EXIF is the file's own first IFD among strip offsets and
+    /// megabytes of pixels. Values move, so a MakerNote using absolute offsets would break;
+    /// Apple's counts from its own start and survives.
+    public func compacted(keepingIFD0Tags ifd0Tags: Set<UInt16>) -> ExifData {
+        var output: [UInt8] = Array(tiff.prefix(4)) + [0, 0, 0, 0]
+        output.setUInt32(8, at: 4, bigEndian: bigEndian)
+        writeDirectory(.ifd0, into: &output) { ifd0Tags.contains($0) || Self.pointerTags[$0] != nil }
+        return ExifData(output)!
+    }
+
+    /// Appends a directory, then its out-of-line values and the directories it points to.
+    private func writeDirectory(_ directory: Directory, into output: inout [UInt8], including: (UInt16) -> Bool = { _ in true }) {
+        let entries = entries(in: directory).filter { including($0.tag) && (Self.pointerTags[$0.tag] == nil || offset(of: Self.pointerTags[$0.tag]!) != nil) }
+        let start = output.count
+        output += [UInt8](repeating: 0, count: 2 + entries.count * 12 + 4)
+        output.setUInt16(UInt16(entries.count), at: start, bigEndian: bigEndian)
+        for (index, entry) in entries.enumerated() {
+            let at = start + 2 + index * 12
+            output.replaceSubrange(at..<at + 8, with: tiff[entry.entryOffset..<entry.entryOffset + 8])
+            if let child = Self.pointerTags[entry.tag] {
+                output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
+                writeDirectory(child, into: &output)
+            } else if entry.isInline {
+                output.replaceSubrange(at + 8..<at + 12, with: tiff[entry.entryOffset + 8..<entry.entryOffset + 12])
+            } else {
+                if output.count % 2 == 1 { output.append(0) } // TIFF values start on a word boundary
+                output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
+                output += tiff[entry.valueOffset..<entry.valueOffset + entry.valueLength]
+            }
+        }
+    }
+
     /// Overwrites an existing SHORT or LONG value (Orientation, pixel dimensions); absent tags
     /// stay absent.
     public mutating func setInteger(_ tag: UInt16, in directory: Directory, to value: Int) {

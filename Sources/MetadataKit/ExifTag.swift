@@ -8,6 +8,19 @@ public enum ExifTag {
     public static let copyright: UInt16 = 0x8298
     public static let gpsPointer: UInt16 = 0x8825
     public static let cameraSerialNumber: UInt16 = 0xC62F
+    public static let imageDescription: UInt16 = 0x010E
+    public static let xResolution: UInt16 = 0x011A
+    public static let yResolution: UInt16 = 0x011B
+    public static let resolutionUnit: UInt16 = 0x0128
+    public static let dateTime: UInt16 = 0x0132
+    public static let artist: UInt16 = 0x013B
+    public static let hostComputer: UInt16 = 0x013C
+    /// IFD0 tags that describe the photo rather than how a TIFF stores its pixels: what an EXIF
+    /// block taken from a TIFF file keeps.
+    public static let descriptiveIFD0: Set<UInt16> = [
+        imageDescription, make, model, orientation, xResolution, yResolution, resolutionUnit, software,
+        dateTime, artist, hostComputer, copyright,
+    ]
     // EXIF IFD
     public static let exposureTime: UInt16 = 0x829A
     public static let fNumber: UInt16 = 0x829D

@@ -66,6 +66,29 @@ final class StripMetadataStageTests: XCTestCase {
         XCTAssertEqual(removed, ["moov/udta/©xyz"])
     }
 
+    /// libvips 8.14 does not read a TIFF's own EXIF; mediabatch takes it from the file.
+    func testTIFFCameraTagsReachTheJPEGAndItsGPSDoesNot() throws {
+        let input = Fixtures.temporaryFolder()
+        let tiff = input.appendingPathComponent("scan.tif").path
+        try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 400, exportProfile: nil)
+            .replacingMetadata(removingPrefixes: ["exif-"]).save(to: tiff, format: "tiff", quality: 0)
+        let tag = try runProcess("exiftool", ["-q", "-overwrite_original", "-IFD0:Make=Parrot", "-IFD0:Model=Sequoia",
+                                              "-ExifIFD:DateTimeOriginal=2016:01:06 10:11:06", "-GPSLatitude=49.18",
+                                              "-GPSLatitudeRef=N", "-GPSLongitude=1.65", "-GPSLongitudeRef=E", tiff])
+        XCTAssertEqual(tag.exitCode, 0, tag.stderr)
+        XCTAssertFalse(try locationTags(tiff).isEmpty)
+        let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("share-safe.json"))
+        let output = Fixtures.temporaryFolder()
+        let report = try PipelineRunnerTests.run(pipeline, input: input, output: output)
+        let jpeg = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path
+        XCTAssertEqual(try locationTags(jpeg), [])
+        let after = try exiftool(jpeg)
+        XCTAssertEqual(after["IFD0:Make"] as? String, "Parrot")
+        XCTAssertEqual(after["IFD0:Model"] as? String, "Sequoia")
+        XCTAssertEqual(after["ExifIFD:DateTimeOriginal"] as? String, "2016:01:06 10:11:06")
+        XCTAssertNil(after["IFD0:StripOffsets"], "the TIFF's pixel layout stays behind")
+    }
+
     func testNamedGroupsGoAndLocationStaysWhenNotNamed() throws {
         let input = Fixtures.temporaryFolder()
         let tagged = input.appendingPathComponent("tagged.jpg").path

@@ -74,6 +74,22 @@ final class ExifDataTests: XCTestCase {
         XCTAssertEqual(read["IFD0:Make"] as? String, "Apple")
     }
 
+    func testCompactingKeepsEveryTagItNamesAndDropsTheRest() throws {
+        let original = try exif(in: jpegBytes("livephoto/train.jpg"))
+        let compact = original.compacted(keepingIFD0Tags: [ExifTag.make, ExifTag.model])
+        XCTAssertEqual(compact.string(ExifTag.make, in: .ifd0), "Apple")
+        XCTAssertEqual(compact.string(ExifTag.model, in: .ifd0), "iPhone 6s")
+        XCTAssertFalse(compact.contains(ExifTag.orientation, in: .ifd0), "not named, not kept")
+        XCTAssertFalse(compact.hasThumbnail)
+        XCTAssertLessThan(compact.tiff.count, original.tiff.count)
+        for directory in [ExifData.Directory.exif, .gps] {
+            XCTAssertEqual(compact.entries(in: directory).map(\.tag), original.entries(in: directory).map(\.tag))
+        }
+        XCTAssertEqual(compact.numbers(ExifTag.gpsLatitude, in: .gps), original.numbers(ExifTag.gpsLatitude, in: .gps))
+        XCTAssertEqual(compact.string(ExifTag.dateTimeOriginal, in: .exif), "2021:04:10 11:44:00")
+        XCTAssertEqual(compact.appleMakerNote?.contentIdentifier, "E905E6C6-C747-4805-942F-9904A0281F02")
+    }
+
     func testTrimsPaddingNothingPointsTo() throws {
         let tiff = try exif(in: jpegBytes("livephoto/train.jpg")).tiff
         var padded = try XCTUnwrap(ExifData(tiff + [UInt8](repeating: 0, count: 100_000)))

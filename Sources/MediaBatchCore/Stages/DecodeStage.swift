@@ -30,7 +30,7 @@ struct DecodeStage: PipelineStage {
                     "\(image.width)×\(image.height) is \(pixels) pixels, over limits.maxPixels (\(maxPixels))")
             }
             item.image = image
-            item.metadata = ImageMetadata(of: image)
+            item.metadata = ImageMetadata(of: image, path: item.input.path)
         }
     }
 }
