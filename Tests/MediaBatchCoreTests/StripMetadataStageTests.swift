@@ -89,6 +89,27 @@ final class StripMetadataStageTests: XCTestCase {
         XCTAssertNil(after["IFD0:StripOffsets"], "the TIFF's pixel layout stays behind")
     }
 
+    func testAMovieThatCannotBeEditedFailsClearlyAndWritesNothing() throws {
+        let input = Fixtures.temporaryFolder()
+        let fragmented = input.appendingPathComponent("fragmented.mp4").path
+        let make = try runProcess("ffmpeg", ["-nostdin", "-v", "error", "-i", Fixtures.sample("video/with-gps_xyz.mp4"), "-c", "copy",
+                                             "-movflags", "frag_keyframe+empty_moov", "-metadata", "location=+51.4169-000.0806/", fragmented])
+        XCTAssertEqual(make.exitCode, 0, make.stderr)
+        XCTAssertFalse(try locationTags(fragmented).isEmpty)
+        let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("share-safe.json"))
+        let output = Fixtures.temporaryFolder()
+        let report = try PipelineRunnerTests.run(pipeline, input: input, output: output)
+        XCTAssertEqual(report.items.first?.error?.code, .unsupportedMetadata)
+        XCTAssertEqual(report.items.first?.error?.stage, "write")
+        XCTAssertTrue(report.items.first?.error?.message.contains("fragmented") ?? false, "\(report.items)")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path, isDirectory: &isFolder)
+            return !isFolder.boolValue
+        }
+        XCTAssertEqual(files, [], "no output, no temporary file")
+    }
+
     func testNamedGroupsGoAndLocationStaysWhenNotNamed() throws {
         let input = Fixtures.temporaryFolder()
         let tagged = input.appendingPathComponent("tagged.jpg").path
