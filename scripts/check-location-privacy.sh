@@ -20,6 +20,9 @@ binary=.build/release/mediabatch
 "$binary" run pipelines/share-safe.json --input "$input" --output "$work/out" --report "$work/report.json" --quiet
 echo "mediabatch exit code $? (1 = some inputs could not be read; they are listed in the report)"
 
+probe() { ffprobe -v error -show_entries stream=index,codec_type,codec_tag_string,duration:format=duration -of compact "$1"; }
+decode() { ffmpeg -nostdin -v error -i "$1" -map 0:v? -map 0:a? -f null - 2>&1; }
+
 kept_tags=(-Make -Model -DateTimeOriginal -CreationDate -Copyright -MediaGroupUUID -ContentIdentifier)
 outputs=0 with_location_in=0 location_left=0 tags_lost=0 videos=0 video_mismatch=0 video_decode_errors=0
 # The list comes in on descriptor 3: exiftool, ffprobe and ffmpeg all read stdin.
@@ -41,11 +44,9 @@ while IFS= read -r -d '' -u 3 output; do
   case "$relative" in
     *.mov|*.mp4|*.3gp|*.m4v)
       videos=$((videos + 1))
-      probe() { ffprobe -v error -show_entries stream=index,codec_type,codec_tag_string,duration:format=duration -of compact "$1"; }
       if [ "$(probe "$source")" != "$(probe "$output")" ]; then
         video_mismatch=$((video_mismatch + 1)); echo "STREAMS OR DURATION DIFFER in $relative"
       fi
-      decode() { ffmpeg -nostdin -v error -i "$1" -map 0:v? -map 0:a? -f null - 2>&1; }
       errors=$(decode "$output")
       if [ -n "$errors" ] && [ "$errors" != "$(decode "$source")" ]; then
         video_decode_errors=$((video_decode_errors + 1)); echo "DECODE ERRORS in $relative: $errors"

@@ -139,9 +139,6 @@ public struct Inspection: Codable, Equatable, Sendable {
         }
     }
 
-    /// The QuickTime keys that place a movie (`com.apple.quicktime.location.ISO6709`, `.name`, …).
-    static let movieLocationKeyPrefix = "com.apple.quicktime.location."
-
     private static func readVideo(path: String, format: MediaFormat) throws -> Inspection {
         let probe: VideoProbe
         do {
@@ -163,9 +160,8 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.model = movie.model
         inspection.captureDate = movie.creationDate
         inspection.contentIdentifier = movie.contentIdentifier
-        let iso6709 = movie.value(for: movieLocationKeyPrefix + "ISO6709") ?? movie.userDataLocation
-        inspection.setPosition(iso6709.flatMap(GeoPosition.init(iso6709:)))
-        if iso6709 != nil || movie.hasLoci || movie.keyedValues.contains(where: { $0.key.hasPrefix(movieLocationKeyPrefix) }) {
+        inspection.setPosition(movie.iso6709.flatMap(GeoPosition.init(iso6709:)))
+        if movie.carriesLocation {
             inspection.locationFoundIn = ["QuickTime"]
         }
         return inspection

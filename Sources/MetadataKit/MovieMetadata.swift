@@ -19,6 +19,17 @@ public struct MovieMetadata: Equatable, Sendable {
     /// Pairs a Live Photo's movie with its still.
     public var contentIdentifier: String? { value(for: "com.apple.quicktime.content.identifier") }
 
+    /// The ISO 6709 position: Apple's location key, else `©xyz`.
+    public var iso6709: String? {
+        value(for: MoovRewriter.positionKeyPrefix + "ISO6709") ?? userDataLocation
+    }
+
+    /// Whether a location tag is present, by the keys and boxes the editor removes.
+    public var carriesLocation: Bool {
+        userDataLocation != nil || hasLoci
+            || keyedValues.contains { entry in MoovRewriter.locationKeyPrefixes.contains(where: entry.key.hasPrefix) }
+    }
+
     public func value(for key: String) -> String? {
         keyedValues.first { $0.key == key }?.value
     }

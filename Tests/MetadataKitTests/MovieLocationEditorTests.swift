@@ -65,9 +65,13 @@ final class MovieLocationEditorTests: XCTestCase {
         XCTAssertEqual(livePhoto.value(for: "com.apple.quicktime.location.accuracy.horizontal"), "65.000000")
         XCTAssertEqual(livePhoto.contentIdentifier, "E905E6C6-C747-4805-942F-9904A0281F02")
         XCTAssertEqual(livePhoto.model, "iPhone 6s")
+        XCTAssertEqual(livePhoto.iso6709, "+52.2097-000.8955+103.640/")
+        XCTAssertTrue(livePhoto.carriesLocation)
+        XCTAssertFalse(try MovieMetadata(contentsOfFile: Fixtures.sample("video/sample.3gp")).carriesLocation)
 
         let android = try MovieMetadata(contentsOfFile: Fixtures.sample("video/with-gps_xyz.mp4"))
         XCTAssertEqual(android.userDataLocation, "+51.4169-000.0806/")
+        XCTAssertEqual(android.iso6709, "+51.4169-000.0806/")
         XCTAssertFalse(android.hasLoci)
         XCTAssertTrue(try MovieMetadata(contentsOfFile: Fixtures.sample("video/loci_gps_issue515.mp4")).hasLoci)
     }
@@ -110,6 +114,8 @@ final class MovieLocationEditorTests: XCTestCase {
         XCTAssertEqual(Array(written[moov]), edit.moov, file: file, line: line)
         XCTAssertNotNil(original.range(of: Data(locationText.utf8)), file: file, line: line)
         XCTAssertNil(written.range(of: Data(locationText.utf8)), "location bytes survived", file: file, line: line)
-        return try MovieMetadata(contentsOfFile: output)
+        let edited = try MovieMetadata(contentsOfFile: output)
+        XCTAssertFalse(edited.carriesLocation, file: file, line: line)
+        return edited
     }
 }
