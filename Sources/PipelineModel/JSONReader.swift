@@ -21,6 +21,16 @@ struct JSONReader {
         return text
     }
 
+    func nonEmptyString() throws -> String {
+        guard case .string(let text) = value, !text.isEmpty else { throw expected("a non-empty string") }
+        return text
+    }
+
+    func boolean() throws -> Bool {
+        guard case .bool(let flag) = value else { throw expected("true or false") }
+        return flag
+    }
+
     func positiveInteger() throws -> Int {
         guard case .number(let number) = value, number == number.rounded(), number >= 1, number <= Double(Int32.max)
         else { throw expected("a positive integer") }

@@ -1,18 +1,14 @@
-/// What a file is, decided from its bytes (see `FormatSniffer`), never from its name.
-public enum MediaKind: String, CaseIterable, Sendable {
-    case images
-    case videos
-}
-
-/// A container or image format mediabatch recognises.
+/// A container or image format mediabatch recognises, decided from the file's bytes (see
+/// `FormatSniffer`), never from its name.
 public enum MediaFormat: String, CaseIterable, Sendable {
     case jpeg, png, gif, webp, tiff, heic, avif
     case mov, mp4, threeGP = "3gp"
 
-    public var kind: MediaKind {
+    /// Decided by the container: HEIF and AVIF sequences are still images with frames.
+    public var isVideo: Bool {
         switch self {
-        case .mov, .mp4, .threeGP: return .videos
-        default: return .images
+        case .mov, .mp4, .threeGP: return true
+        default: return false
         }
     }
 

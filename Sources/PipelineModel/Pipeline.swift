@@ -36,13 +36,31 @@ public struct Pipeline: Equatable, Sendable {
 
 /// One step of a pipeline with its typed options.
 public enum Stage: Equatable, Sendable {
-    case filter(MediaMatch)
+    case filter(Filter)
     case decode
     case downsample(maxPixelSize: Int)
     case transcode(Transcode)
     /// Removes the named metadata groups; `stripLocation` is the `[.location]` preset.
     case stripMetadata(Set<MetadataGroup>)
     case write(Write)
+
+    public struct Filter: Equatable, Sendable {
+        public var match: MediaMatch
+        /// What happens to a Live Photo's movie that `match` does not select when its still is selected.
+        public var livePhotoVideo: LivePhotoVideo
+
+        public init(match: MediaMatch, livePhotoVideo: LivePhotoVideo = Defaults.livePhotoVideo) {
+            self.match = match
+            self.livePhotoVideo = livePhotoVideo
+        }
+    }
+
+    public enum LivePhotoVideo: String, CaseIterable, Sendable {
+        /// The movie goes along, written next to its still's output under the same stem.
+        case keepWithStill
+        /// Only the still goes; the movie is filtered out.
+        case drop
+    }
 
     public struct Transcode: Equatable, Sendable {
         /// Formats this stage applies to; nil means every image.
@@ -103,4 +121,6 @@ public enum Defaults {
     public static let maxPixels = 268_402_689
     public static let quality = 80
     public static let writePath = "{dir}/{stem}.{ext}"
+    /// A Live Photo stays a pair unless the pipeline says otherwise.
+    public static let livePhotoVideo = Stage.LivePhotoVideo.keepWithStill
 }

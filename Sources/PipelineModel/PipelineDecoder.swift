@@ -122,13 +122,17 @@ private struct PipelineDecoder {
         let stage: Stage
         switch name {
         case .filter:
-            stage = .filter(try MediaMatch.decode(object.required("match")))
+            stage = .filter(.init(
+                match: try MediaMatch.decode(object.required("match")),
+                livePhotoVideo: try object.optional("livePhotoVideo").map {
+                    try $0.oneOf("what to do with a Live Photo's movie", Stage.LivePhotoVideo.allCases.map { ($0.rawValue, $0) })
+                } ?? Defaults.livePhotoVideo))
         case .decode:
             stage = .decode
         case .downsample:
             stage = .downsample(maxPixelSize: try object.required("maxPixelSize").positiveInteger())
         case .transcode:
-            let formats = MediaFormat.allCases.filter { $0.kind == .images }.map { ($0.rawValue, $0) }
+            let formats = MediaFormat.allCases.filter { !$0.isVideo }.map { ($0.rawValue, $0) }
             let from = try object.optional("from").map { try Set($0.stringOrStrings().map { try $0.oneOf("an image format", formats) }) }
             stage = .transcode(.init(
                 from: from,

@@ -45,7 +45,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.output.root?.path, "/jobs/out/web")
         XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689))
         XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
-        XCTAssertEqual(pipeline.stages[0], .filter(.all([.kind(.images), .not(.format(.gif))])))
+        XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
         XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
         XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80)))
         XCTAssertEqual(pipeline.stages[4], .stripMetadata([.location]))
@@ -88,11 +88,11 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg", "quality": 101}, {"stage": "write"}"#),
              "stages[1].quality: expected an integer from 1 to 100, found 101"),
             (stages(#"{"stage": "filter", "match": {"all": ["images", {"not": "photos"}]}}"#),
-             #"stages[0].match.all[1].not: expected a media kind (one of images, videos), found "photos""#),
+             #"stages[0].match.all[1].not: expected a media kind (one of "# + MediaKind.allCases.map(\.rawValue).joined(separator: ", ") + #"), found "photos""#),
             (stages(#"{"stage": "filter", "match": {"format": "bmp"}}"#),
              #"stages[0].match.format: expected a format (one of jpeg, png, gif, webp, tiff, heic, avif, mov, mp4, 3gp), found "bmp""#),
             (stages(#"{"stage": "filter", "match": {"some": ["images"]}}"#),
-             #"stages[0].match.some: unknown condition; expected one of "any", "all", "not", "format""#),
+             #"stages[0].match.some: unknown condition; expected one of "any", "all", "not", "format", "hasLocation", "minPixels", "maxPixels", "capturedAfter", "capturedBefore", "camera", "name""#),
             (stages(#"{"stage": "filter", "match": {"any": []}}"#),
              "stages[0].match.any: expected at least one condition"),
             (#"{"version": 1, "limits": {"memoryBudget": "lots"}, "stages": [{"stage": "decode"}]}"#,

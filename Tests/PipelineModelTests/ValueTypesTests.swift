@@ -53,15 +53,3 @@ final class PathTemplateTests: XCTestCase {
         XCTAssertThrowsError(try PathTemplate(""))
     }
 }
-
-final class MediaMatchTests: XCTestCase {
-    func testComposition() {
-        let heic = MediaMatch.Facts(format: .heic), gif = MediaMatch.Facts(format: .gif), mov = MediaMatch.Facts(format: .mov)
-        let stillsButGIF = MediaMatch.all([.kind(.images), .not(.format(.gif))])
-        XCTAssertTrue(stillsButGIF.matches(heic))
-        XCTAssertFalse(stillsButGIF.matches(gif))
-        XCTAssertFalse(stillsButGIF.matches(mov))
-        let either = MediaMatch.any([.kind(.videos), .format(.gif)])
-        XCTAssertEqual([heic, gif, mov].map(either.matches), [false, true, true])
-    }
-}
