@@ -1,3 +1,5 @@
+import Foundation
+
 /// An EXIF block (a TIFF structure) read and edited in place.
 ///
 /// Edits never move a byte: removing a tag takes its entry out of its IFD and zeroes the bytes
@@ -142,6 +144,26 @@ public struct ExifData: Sendable, Equatable {
 
     public func contains(_ tag: UInt16, in directory: Directory) -> Bool {
         entry(tag, in: directory) != nil
+    }
+
+    /// `UserComment`: an 8-byte character code ("ASCII", "UNICODE" in the file's byte order,
+    /// or undefined), then the text, often NUL- or space-padded.
+    public var userComment: String? {
+        guard let value = bytes(ExifTag.userComment, in: .exif), value.count >= 8 else { return nil }
+        let code = value.prefix(8)
+        let text = value.dropFirst(8)
+        let decoded: String
+        if code.starts(with: Array("UNICODE".utf8)) {
+            let units: [UInt16] = stride(from: text.startIndex, to: text.endIndex - 1, by: 2).map { at in
+                let (high, low) = bigEndian ? (text[at], text[at + 1]) : (text[at + 1], text[at])
+                return UInt16(high) << 8 | UInt16(low)
+            }
+            decoded = String(decoding: units, as: UTF16.self)
+        } else {
+            decoded = String(decoding: text, as: UTF8.self)
+        }
+        let trimmed = decoded.trimmingCharacters(in: CharacterSet(charactersIn: "\0 "))
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     public var hasGPS: Bool { !entries(in: .gps).isEmpty }

@@ -30,6 +30,8 @@ public enum ExifTag {
     public static let focalLength: UInt16 = 0x920A
     public static let makerNote: UInt16 = 0x927C
     public static let userComment: UInt16 = 0x9286
+    /// 0 normal, 1 custom; Apple adds 2/3 HDR, 4 HDR original, 6 panorama, 7 portrait HDR, 8 portrait.
+    public static let customRendered: UInt16 = 0xA401
     public static let pixelXDimension: UInt16 = 0xA002
     public static let pixelYDimension: UInt16 = 0xA003
     public static let focalLengthIn35mm: UInt16 = 0xA405

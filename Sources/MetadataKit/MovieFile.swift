@@ -7,6 +7,9 @@ struct MovieFile {
     let moovBox: ISOBox
     /// The `moov` box's bytes, header included; offsets inside are relative to `moovBox.start`.
     let moov: [UInt8]
+    /// Why the file's location cannot be removed by rewriting `moov` alone (fragments, metadata
+    /// outside `moov`); nil when it can. Readers ignore it.
+    let editingRefusal: MovieFileError?
 
     /// Far above any real `moov` (hours of video index in tens of megabytes); a larger claim is
     /// a lying header, refused before allocating for it.
@@ -19,53 +22,40 @@ struct MovieFile {
             throw MovieFileError("cannot open \(path)")
         }
         defer { try? handle.close() }
-        let fileSize = Int(try handle.seekToEnd())
-
         var moovBox: ISOBox?
-        var offset = 0
-        while fileSize - offset >= 8 {
-            let box = try ISOBox.parse(header: try Self.read(handle, at: offset, count: min(16, fileSize - offset)),
-                                       at: offset, limit: fileSize)
+        var refusal: MovieFileError?
+        for box in try ISOBox.topLevelBoxes(of: handle) {
             switch box.type {
             case "moov":
                 guard moovBox == nil else { throw MovieFileError("\(path) has more than one 'moov' box") }
                 moovBox = box
             case "moof":
-                throw MovieFileError("\(path) is a fragmented movie ('moof' at offset \(box.start)); its fragments cannot be edited in place")
+                refusal = refusal ?? MovieFileError("\(path) is a fragmented movie ('moof' at offset \(box.start)); its fragments cannot be edited in place")
             case "meta", "udta":
-                throw MovieFileError("\(path) has a top-level '\(box.type)' box; metadata outside 'moov' is not edited")
+                refusal = refusal ?? MovieFileError("\(path) has a top-level '\(box.type)' box; metadata outside 'moov' is not edited")
             case "uuid" where try Self.isXMPCarryingLocation(box, handle):
-                throw MovieFileError("\(path) has location in a top-level XMP 'uuid' box, which is not edited")
+                refusal = refusal ?? MovieFileError("\(path) has location in a top-level XMP 'uuid' box, which is not edited")
             default:
                 break
             }
-            offset = box.end
         }
         guard let moovBox else { throw MovieFileError("\(path) has no 'moov' box") }
         guard moovBox.size <= Self.largestMoov else {
             throw MovieFileError("\(path): 'moov' claims \(moovBox.size) bytes, more than the \(Self.largestMoov) accepted")
         }
         self.moovBox = moovBox
-        moov = try Self.read(handle, at: moovBox.start, count: moovBox.size)
+        editingRefusal = refusal
+        moov = try handle.readBytes(at: moovBox.start, count: moovBox.size)
     }
 
     private static func isXMPCarryingLocation(_ box: ISOBox, _ handle: FileHandle) throws -> Bool {
         let payloadSize = box.size - box.headerSize
         guard payloadSize >= xmpUUID.count,
-              try read(handle, at: box.payloadStart, count: xmpUUID.count) == xmpUUID else { return false }
+              try handle.readBytes(at: box.payloadStart, count: xmpUUID.count) == xmpUUID else { return false }
         guard payloadSize <= largestMoov else {
             throw MovieFileError("top-level XMP 'uuid' box at offset \(box.start) is too large to inspect")
         }
-        let packet = try read(handle, at: box.payloadStart + xmpUUID.count, count: payloadSize - xmpUUID.count)
+        let packet = try handle.readBytes(at: box.payloadStart + xmpUUID.count, count: payloadSize - xmpUUID.count)
         return XMPPacket.carriesLocation(packet)
-    }
-
-    static func read(_ handle: FileHandle, at offset: Int, count: Int) throws -> [UInt8] {
-        try handle.seek(toOffset: UInt64(offset))
-        let data = try handle.read(upToCount: count) ?? Data()
-        guard data.count == count else {
-            throw MovieFileError("file ends inside the \(count) bytes expected at offset \(offset)")
-        }
-        return [UInt8](data)
     }
 }

@@ -23,6 +23,7 @@ public enum MovieLocationEditor {
     /// The rewritten `moov`, or nil when there is no location to remove.
     public static func removingLocation(fromFileAt path: String) throws -> MovieLocationEdit? {
         let file = try MovieFile(path: path)
+        if let refusal = file.editingRefusal { throw refusal }
         guard let edit = try removingLocation(fromMoov: file.moov) else { return nil }
         return MovieLocationEdit(moovOffset: file.moovBox.start, moov: edit.moov, removed: edit.removed)
     }

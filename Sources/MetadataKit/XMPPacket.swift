@@ -86,6 +86,40 @@ public enum XMPPacket {
         return values
     }
 
+    /// One property anywhere in a packet, by namespace URI and local name, with its leaf
+    /// values (an array's items, a structure's fields).
+    public struct Property: Equatable, Sendable {
+        public let namespace: String
+        public let name: String
+        public let values: [String]
+    }
+
+    /// Every property in the packet, nested ones included (a `Container:Item`'s `Item:Semantic`
+    /// is listed as well as the `Container:Directory` holding it), in document order.
+    ///
+    /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
+    public static func properties(in packet: [UInt8]) throws -> [Property] {
+        guard let root = try parse(packet).rootElement() else { return [] }
+        var properties: [Property] = []
+        func visit(_ element: XMLElement) {
+            for attribute in element.attributes ?? [] {
+                guard let (uri, name) = qualifiedName(of: attribute), !syntaxNamespaces.contains(uri) else { continue }
+                properties.append(Property(namespace: uri, name: name, values: [attribute.stringValue ?? ""]))
+            }
+            for case let child as XMLElement in element.children ?? [] {
+                if let (uri, name) = qualifiedName(of: child), !syntaxNamespaces.contains(uri), uri != adobeMetaNamespace {
+                    properties.append(Property(namespace: uri, name: name, values: leafValues(of: child)))
+                }
+                visit(child)
+            }
+        }
+        visit(root)
+        return properties
+    }
+
+    /// `x:xmpmeta`'s namespace: the packet's wrapper, not a property.
+    private static let adobeMetaNamespace = "adobe:ns:meta/"
+
     /// Whether a packet places its subject somewhere, for containers that can only keep or drop
     /// it whole (a movie's XMP box). A packet that cannot be parsed counts as carrying location:
     /// what it hides cannot be checked.

@@ -1,0 +1,133 @@
+import Foundation
+
+/// What a JPEG file holds besides its primary image, read from its marker segments and its last
+/// bytes: the CIPA Multi-Picture Format index (gain maps, depth maps, panorama frames) and
+/// trailers appended after the image (Samsung's motion-photo video).
+public struct JPEGStructure: Equatable, Sendable {
+    /// One image the MPF index lists; the first is the primary image.
+    public struct Picture: Equatable, Sendable {
+        /// The MP type (CIPA DC-007 §5.2.3.3.1): 0x030000 baseline primary, 0x010001/0x010002
+        /// preview, 0x020001 panorama frame, 0x020002 disparity, 0x020003 multi-angle, 0 undefined
+        /// (how Ultra HDR gain maps and Apple's auxiliary images are listed).
+        public let type: UInt32
+        public let size: Int
+        /// Where the picture starts in the file; 0 for the primary image.
+        public let offset: Int
+    }
+
+    public static let mpfSignature = Array("MPF\0".utf8)
+    public static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
+    /// Samsung closes its trailer (`MotionPhoto_Data` and friends) with "SEFT".
+    static let samsungTrailerEnd = Array("SEFT".utf8)
+
+    public let pictures: [Picture]
+    /// The XMP packets of the pictures after the primary one: Apple describes its gain maps and
+    /// depth maps there (`apdi:AuxiliaryImageType`).
+    public let auxiliaryXMP: [[UInt8]]
+    /// XMP too big for one segment continues in "extended XMP" segments (Google depth maps).
+    public let hasExtendedXMP: Bool
+    /// Whether the file ends in Samsung's SEF trailer.
+    public let hasSamsungTrailer: Bool
+
+    /// How much of an auxiliary picture is read to find its XMP: its first segments.
+    static let auxiliaryHeadLength = 64 << 10
+    static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    /// The XMP packet in the head of an embedded JPEG, if it has one.
+    static func xmpPacket(inHeadOf jpeg: [UInt8]) -> [UInt8]? {
+        guard jpeg.starts(with: [0xFF, 0xD8]) else { return nil }
+        var offset = 2
+        while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF, jpeg[offset + 1] != 0xDA,
+              let length = jpeg.uint16(at: offset + 2).map(Int.init), length >= 2 {
+            let payload = offset + 4..<min(offset + 2 + length, jpeg.count)
+            if jpeg[offset + 1] == 0xE1, jpeg[payload].starts(with: xmpSignature) {
+                return Array(jpeg[payload].dropFirst(xmpSignature.count))
+            }
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    /// Whether the file's last `length` bytes are an ISO-BMFF movie (they start with `ftyp`):
+    /// how a motion photo's directory says where its video is, checked before believing it.
+    public static func endsWithMovie(_ path: String, length: Int) -> Bool {
+        guard length >= 16, let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let fileSize = try? Int(handle.seekToEnd()), length <= fileSize,
+              let head = try? handle.readBytes(at: fileSize - length, count: 8) else { return false }
+        return head.fourCC(at: 4) == "ftyp"
+    }
+
+    /// Segments past this are not read: APP segments of real files total well under a megabyte.
+    static let headerReadLimit = 16 << 20
+
+    public init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw MetadataFormatError(message: "cannot open \(path)") }
+        defer { try? handle.close() }
+        let fileSize = Int(try handle.seekToEnd())
+        var pictures: [Picture] = []
+        var hasExtendedXMP = false
+        var offset = 2
+        guard try Self.read(handle, at: 0, count: 2) == [0xFF, 0xD8] else { throw MetadataFormatError(message: "not a JPEG") }
+        while offset + 4 <= min(fileSize, Self.headerReadLimit) {
+            let header = try Self.read(handle, at: offset, count: 4)
+            guard header[0] == 0xFF, let length = header.uint16(at: 2).map(Int.init), length >= 2 else { break }
+            let marker = header[1]
+            if marker == 0xDA { break } // start of scan: no more metadata segments
+            let payloadStart = offset + 4
+            let payloadLength = min(length - 2, fileSize - payloadStart)
+            if marker == 0xE2, pictures.isEmpty, payloadLength > Self.mpfSignature.count,
+               try Self.read(handle, at: payloadStart, count: Self.mpfSignature.count) == Self.mpfSignature {
+                // MPF offsets count from its TIFF header, right after the signature.
+                let base = payloadStart + Self.mpfSignature.count
+                pictures = Self.pictures(inMPF: try Self.read(handle, at: payloadStart, count: payloadLength)).map {
+                    Picture(type: $0.type, size: $0.size, offset: $0.offset == 0 ? 0 : base + $0.offset)
+                }
+            } else if marker == 0xE1, payloadLength > Self.extendedXMPSignature.count,
+                      try Self.read(handle, at: payloadStart, count: Self.extendedXMPSignature.count) == Self.extendedXMPSignature {
+                hasExtendedXMP = true
+            }
+            offset = payloadStart + length - 2
+        }
+        self.pictures = pictures
+        auxiliaryXMP = pictures.dropFirst().compactMap { picture in
+            guard picture.offset > 0, picture.offset < fileSize else { return nil }
+            return (try? Self.read(handle, at: picture.offset, count: min(Self.auxiliaryHeadLength, fileSize - picture.offset)))
+                .flatMap(Self.xmpPacket(inHeadOf:))
+        }
+        self.hasExtendedXMP = hasExtendedXMP
+        hasSamsungTrailer = fileSize >= 8 && (try? Self.read(handle, at: fileSize - 4, count: 4)) == Self.samsungTrailerEnd
+    }
+
+    /// The MP Index IFD: "MPF\0", a TIFF header, then an IFD whose tag 0xB002 points at
+    /// 16-byte entries (attributes with the type in the low 24 bits, size, offset, dependents).
+    static func pictures(inMPF payload: [UInt8]) -> [Picture] {
+        let tiff = Array(payload.dropFirst(mpfSignature.count))
+        guard tiff.count >= 8 else { return [] }
+        let bigEndian = tiff[0] == 0x4D
+        guard let ifd = tiff.uint32(at: 4, bigEndian: bigEndian).map(Int.init),
+              let count = tiff.uint16(at: ifd, bigEndian: bigEndian) else { return [] }
+        for index in 0..<Int(count) {
+            let entry = ifd + 2 + index * 12
+            guard tiff.uint16(at: entry, bigEndian: bigEndian) == 0xB002,
+                  let length = tiff.uint32(at: entry + 4, bigEndian: bigEndian).map(Int.init),
+                  let start = tiff.uint32(at: entry + 8, bigEndian: bigEndian).map(Int.init),
+                  length % 16 == 0, start >= 0, start + length <= tiff.count else { continue }
+            return stride(from: start, to: start + length, by: 16).compactMap { at in
+                guard let attributes = tiff.uint32(at: at, bigEndian: bigEndian),
+                      let size = tiff.uint32(at: at + 4, bigEndian: bigEndian) else { return nil }
+                let offset = tiff.uint32(at: at + 8, bigEndian: bigEndian).map(Int.init) ?? 0
+                return Picture(type: attributes & 0xFF_FFFF, size: Int(size), offset: offset)
+            }
+        }
+        return []
+    }
+
+    private static func read(_ handle: FileHandle, at offset: Int, count: Int) throws -> [UInt8] {
+        do {
+            return try handle.readBytes(at: offset, count: count)
+        } catch let error as MovieFileError {
+            throw MetadataFormatError(message: error.message)
+        }
+    }
+}
