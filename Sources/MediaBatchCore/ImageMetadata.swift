@@ -40,6 +40,25 @@ struct ImageMetadata {
         return ExifData([UInt8](bytes))?.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)
     }
 
+    /// Where location metadata sits: "EXIF", "XMP", "IPTC". A block that cannot be parsed is
+    /// not claimed to hold location: this reports what can be read (`stripMetadata` drops such
+    /// blocks whole).
+    var locationSources: [String] {
+        var sources: [String] = []
+        if exif?.hasGPS == true { sources.append("EXIF") }
+        if let xmp, let values = try? XMPPacket.locationValues(in: xmp), !values.isEmpty { sources.append("XMP") }
+        if let iptc, let values = try? IPTCBlock.locationValues(in: iptc), !values.isEmpty { sources.append("IPTC") }
+        return sources
+    }
+
+    /// EXIF `DateTimeOriginal` with `OffsetTimeOriginal`, as ISO 8601 text.
+    var captureDateText: String? {
+        guard let exif, let original = exif.string(ExifTag.dateTimeOriginal, in: .exif) else { return nil }
+        return ISODate.text(exifDateTime: original, offset: exif.string(ExifTag.offsetTimeOriginal, in: .exif))
+    }
+
+    var captureDate: Date? { captureDateText.flatMap(ISODate.parse) }
+
     /// libvips fields the output image must not carry: the metadata blocks `write` sets itself,
     /// and the EXIF fields of removed tags.
     static let blockFieldPrefixes = ["xmp-data", "iptc-data", "heif-mime-", "heif-iptc-"]

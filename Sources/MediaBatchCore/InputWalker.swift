@@ -5,6 +5,14 @@ import PipelineModel
 public struct InputItem: Sendable {
     public let root: URL
     public let relativePath: String
+    /// Set when the item is half of a Live Photo (see `LivePhotoPairing`).
+    public var livePhoto: LivePhotoPair?
+
+    public init(root: URL, relativePath: String, livePhoto: LivePhotoPair? = nil) {
+        self.root = root
+        self.relativePath = relativePath
+        self.livePhoto = livePhoto
+    }
 
     public var url: URL { root.appendingPathComponent(relativePath) }
     public var path: String { url.path }

@@ -58,6 +58,10 @@ public struct Inspection: Codable, Equatable, Sendable {
     /// Degrees a player turns the video clockwise to show it upright.
     public var rotation: Int?
     public var streams: [Stream]?
+    /// Every kind the file is (see `MediaKind`), in the order kinds are declared.
+    public var kinds: [MediaKind] = []
+    /// The other half of a Live Photo, a file in the same folder.
+    public var livePhotoPartner: String?
 
     init(path: String, kind: Kind, format: MediaFormat) {
         self.path = path
@@ -65,11 +69,12 @@ public struct Inspection: Codable, Equatable, Sendable {
         self.format = format.rawValue
     }
 
-    /// Reads `path`'s headers.
+    /// Reads `path`'s headers. `livePhotos` pairs the file with the other half of a Live Photo
+    /// in its folder; pass one index to inspect many files of a folder.
     ///
     /// - Throws: `InspectionError` when the file cannot be opened, is not a format mediabatch
     ///   recognises, or its header cannot be parsed.
-    public static func read(path: String) throws -> Inspection {
+    public static func read(path: String, livePhotos: LivePhotoIndex = LivePhotoIndex()) throws -> Inspection {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw InspectionError(message: "is a folder; inspect reads files")
@@ -84,43 +89,42 @@ public struct Inspection: Codable, Equatable, Sendable {
             let isEmpty = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0
             throw InspectionError(message: isEmpty ? "the file is empty" : "not an image or video format mediabatch recognises")
         }
-        switch format.kind {
-        case .images: return try readImage(path: path, format: format)
-        case .videos: return try readVideo(path: path, format: format)
-        }
-    }
-
-    private static func readImage(path: String, format: MediaFormat) throws -> Inspection {
-        let image: VImage
+        let header: ItemHeader
         do {
             try Vips.start()
-            image = try VImage.open(path)
-        } catch let error as VipsError {
-            throw InspectionError(message: "cannot read the \(format.rawValue) header: \(error.message)")
+            header = try ItemHeader(path: path, format: format)
+        } catch let failure as StageFailure {
+            throw InspectionError(message: failure.message)
+        } catch {
+            throw InspectionError(message: "cannot start libvips: \(error)")
         }
-        let metadata = ImageMetadata(of: image, path: path)
+        let input = livePhotos.item(at: path, format: format)
+        var inspection: Inspection
+        switch header.content {
+        case .image(let image, let metadata, _): inspection = readImage(path: path, format: format, image, metadata)
+        case .video(let probe, let movie): inspection = readVideo(path: path, format: format, probe, movie)
+        }
+        let facts = MediaClassifier.facts(of: input, format: format, header: header)
+        inspection.kinds = MediaKind.allCases.filter(facts.kinds.contains)
+        inspection.livePhotoPartner = input.livePhoto.map { ($0.partner as NSString).lastPathComponent }
+        return inspection
+    }
+
+    private static func readImage(path: String, format: MediaFormat, _ image: VImage, _ metadata: ImageMetadata) -> Inspection {
         var inspection = Inspection(path: path, kind: .image, format: format)
         inspection.width = image.width
         inspection.height = image.height
         inspection.colourProfile = image.blob("icc-profile-data").flatMap(ICCProfile.description)
         let orientation = metadata.exif?.number(ExifTag.orientation, in: .ifd0).map(Int.init) ?? image.int("orientation")
         inspection.orientation = orientation.flatMap { (1...8).contains($0) ? $0 : nil }
-
-        var locationFoundIn: [String] = []
         if let exif = metadata.exif {
             inspection.readCameraSettings(from: exif)
             inspection.contentIdentifier = exif.appleMakerNote?.contentIdentifier
-            if exif.hasGPS { locationFoundIn.append("EXIF") }
             inspection.setPosition(GeoPosition(exif: exif))
         }
-        // An unparsable block is not claimed to hold location: inspect reports what it can read.
-        if let xmp = metadata.xmp, let values = try? XMPPacket.locationValues(in: xmp), !values.isEmpty {
-            locationFoundIn.append("XMP")
-        }
-        if let iptc = metadata.iptc, let values = try? IPTCBlock.locationValues(in: iptc), !values.isEmpty {
-            locationFoundIn.append("IPTC")
-        }
-        inspection.locationFoundIn = locationFoundIn.isEmpty ? nil : locationFoundIn
+        inspection.captureDate = metadata.captureDateText
+        let locationSources = metadata.locationSources
+        inspection.locationFoundIn = locationSources.isEmpty ? nil : locationSources
         return inspection
     }
 
@@ -134,18 +138,9 @@ public struct Inspection: Codable, Equatable, Sendable {
         focalLengthMillimetres = exif.number(ExifTag.focalLength, in: .exif)
         // 0 means "unknown" in EXIF.
         focalLength35mmMillimetres = exif.number(ExifTag.focalLengthIn35mm, in: .exif).flatMap { $0 > 0 ? $0 : nil }
-        captureDate = exif.string(ExifTag.dateTimeOriginal, in: .exif).map {
-            Self.isoDate(exifDateTime: $0, offset: exif.string(ExifTag.offsetTimeOriginal, in: .exif))
-        }
     }
 
-    private static func readVideo(path: String, format: MediaFormat) throws -> Inspection {
-        let probe: VideoProbe
-        do {
-            probe = try AVFormat.probe(path: path)
-        } catch let error as AVFormatError {
-            throw InspectionError(message: "not a readable \(format.rawValue) video: \(error.message)")
-        }
+    private static func readVideo(path: String, format: MediaFormat, _ probe: VideoProbe, _ movie: MovieMetadata?) -> Inspection {
         var inspection = Inspection(path: path, kind: .video, format: format)
         inspection.width = probe.width
         inspection.height = probe.height
@@ -153,12 +148,11 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.framesPerSecond = probe.framesPerSecond
         inspection.rotation = probe.rotationClockwise
         inspection.streams = probe.streams.map { Stream(kind: $0.kind, codec: $0.codec) }
-
-        // libavformat has already read the streams; a moov the box walker rejects just has no tags to show.
-        guard let movie = try? MovieMetadata(contentsOfFile: path) else { return inspection }
+        guard let movie else { return inspection }
         inspection.make = movie.make
         inspection.model = movie.model
-        inspection.captureDate = movie.creationDate
+        // Apple's key keeps the local zone; `mvhd` has only UTC.
+        inspection.captureDate = movie.creationDate ?? movie.creationTime.map { ISO8601DateFormatter().string(from: $0) }
         inspection.contentIdentifier = movie.contentIdentifier
         inspection.setPosition(movie.iso6709.flatMap(GeoPosition.init(iso6709:)))
         if movie.carriesLocation {
@@ -171,23 +165,6 @@ public struct Inspection: Codable, Equatable, Sendable {
         latitude = position?.latitude
         longitude = position?.longitude
         altitude = position?.altitude
-    }
-
-    /// `2021:04:10 11:44:00` and `+01:00` become `2021-04-10T11:44:00+01:00`. A date that is
-    /// not in EXIF's form is kept as written; an offset that is not `±HH:MM` (cameras write
-    /// blanks) is left off.
-    static func isoDate(exifDateTime: String, offset: String?) -> String {
-        guard matches(exifDateTime, "dddd:dd:dd dd:dd:dd") else { return exifDateTime }
-        let date = exifDateTime.prefix(10).replacingOccurrences(of: ":", with: "-")
-        let zone = offset.flatMap { matches($0, "+dd:dd") || matches($0, "-dd:dd") ? $0 : nil } ?? ""
-        return "\(date)T\(exifDateTime.suffix(8))\(zone)"
-    }
-
-    /// Whether `text` has `pattern`'s shape: `d` stands for an ASCII digit, anything else for itself.
-    private static func matches(_ text: String, _ pattern: String) -> Bool {
-        text.count == pattern.count && zip(text, pattern).allSatisfy { character, expected in
-            expected == "d" ? character.isASCII && character.isNumber : character == expected
-        }
     }
 }
 

@@ -9,6 +9,10 @@ final class ItemContext {
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
+    /// Read before any stage runs (see `ItemHeader`); `decode` fails the item with its failure.
+    let header: Result<ItemHeader, StageFailure>
+    /// What the filter decides on, classified from the header.
+    let facts: MediaFacts
 
     /// The image as the stages have shaped it so far (lazy: nothing decoded until saved).
     var image: VImage?
@@ -32,6 +36,10 @@ final class ItemContext {
         self.input = input
         self.format = format
         self.bytesIn = bytesIn
+        header = Result { try ItemHeader(path: input.path, format: format) }.mapError {
+            $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
+        }
+        facts = MediaClassifier.facts(of: input, format: format, header: try? header.get())
         self.outputFormat = format
     }
 

@@ -74,7 +74,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let started = Date()
         let walker = InputWalker(root: options.inputRoot, include: pipeline.input.include,
                                  exclude: pipeline.input.exclude, skipping: options.outputRoot)
-        scheduler.run(walker.lazy.map(prepare)) { [self] prepared in
+        scheduler.run(LivePhotoPairing(walker).lazy.map(prepare)) { [self] prepared in
             finish(prepared.outcome ?? process(prepared))
         }
         return RunReport(pipeline: options.pipelineName, inputRoot: options.inputRoot, outputRoot: options.outputRoot,
@@ -115,10 +115,10 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         let context = ItemContext(input: input, format: format, bytesIn: bytesIn)
         if let error = runStages(headerStages, on: context) {
-            return finished(failure(input, format, bytesIn, started, error))
+            return finished(failure(input, context, bytesIn, started, error))
         }
         if let reason = context.skipReason {
-            return finished(result(input, format, .skipped, reason: reason, bytesIn: bytesIn, started: started))
+            return finished(result(input, context, .skipped, reason: reason, bytesIn: bytesIn, started: started))
         }
         return PreparedItem(context: context, outcome: nil, estimatedBytes: estimate(context), started: started)
     }
@@ -128,9 +128,9 @@ public final class PipelineRunner: @unchecked Sendable {
         defer { Vips.endWorkItem() }
         let context = prepared.context!
         if let error = runStages(pixelStages, on: context) {
-            return failure(context.input, context.format, context.bytesIn, prepared.started, error, estimate: prepared.estimatedBytes)
+            return failure(context.input, context, context.bytesIn, prepared.started, error, estimate: prepared.estimatedBytes)
         }
-        return result(context.input, context.format, .ok, output: context.output?.path, removed: context.removedMetadata,
+        return result(context.input, context, .ok, output: context.output?.path, removed: context.removedMetadata,
                       bytesIn: context.bytesIn, bytesOut: context.output?.bytes ?? 0, started: prepared.started,
                       estimate: prepared.estimatedBytes)
     }
@@ -166,19 +166,22 @@ public final class PipelineRunner: @unchecked Sendable {
         onItemFinished(result)
     }
 
-    private func result(_ input: InputItem, _ format: MediaFormat?, _ status: ItemResult.Status, output: String? = nil,
+    /// `context` is nil for files that never became items (unreadable, not media).
+    private func result(_ input: InputItem, _ context: ItemContext?, _ status: ItemResult.Status, output: String? = nil,
                         removed: [String] = [], reason: String? = nil, error: ItemError? = nil, bytesIn: Int,
                         bytesOut: Int = 0, started: Date, estimate: Int? = nil) -> ItemResult {
-        ItemResult(input: input.relativePath, format: format?.rawValue, status: status, output: output, reason: reason,
+        ItemResult(input: input.relativePath, format: context?.format.rawValue,
+                   kinds: context.map { context in MediaKind.allCases.filter(context.facts.kinds.contains) },
+                   livePhoto: input.livePhoto, status: status, output: output, reason: reason,
                    removedMetadata: removed.isEmpty ? nil : removed,
                    error: error.map { .init(code: $0.code, stage: $0.stage.rawValue, message: $0.message) },
                    bytesIn: bytesIn, bytesOut: bytesOut, milliseconds: Self.milliseconds(since: started),
                    estimatedBytes: estimate)
     }
 
-    private func failure(_ input: InputItem, _ format: MediaFormat?, _ bytesIn: Int, _ started: Date,
+    private func failure(_ input: InputItem, _ context: ItemContext?, _ bytesIn: Int, _ started: Date,
                          _ error: ItemError, estimate: Int? = nil) -> ItemResult {
-        result(input, format, .failed, error: error, bytesIn: bytesIn, started: started, estimate: estimate)
+        result(input, context, .failed, error: error, bytesIn: bytesIn, started: started, estimate: estimate)
     }
 
     private static func milliseconds(since start: Date) -> Int {

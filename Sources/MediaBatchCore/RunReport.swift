@@ -16,6 +16,10 @@ public struct ItemResult: Codable, Equatable, Sendable {
     /// Relative to the input root.
     public let input: String
     public let format: String?
+    /// Every kind the item is, in the order kinds are declared; absent when it was not classified.
+    public let kinds: [MediaKind]?
+    /// Set when the item is half of a Live Photo.
+    public let livePhoto: LivePhotoPair?
     public let status: Status
     /// Relative to the output root.
     public let output: String?

@@ -20,9 +20,10 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         var inspections: [Inspection] = []
         var anyFailed = false
+        let livePhotos = LivePhotoIndex()
         for file in files {
             do {
-                let inspection = try Inspection.read(path: file)
+                let inspection = try Inspection.read(path: file, livePhotos: livePhotos)
                 inspections.append(inspection)
                 if !json {
                     if inspections.count > 1 { print() }
@@ -59,6 +60,7 @@ enum InspectionText {
             if let value { rows.append((label, value)) }
         }
         add("Kind", "\(inspection.kind.rawValue) (\(inspection.format))")
+        add("Media kinds", inspection.kinds.map(\.rawValue).joined(separator: ", "))
         if let width = inspection.width, let height = inspection.height { add("Dimensions", "\(width) × \(height)") }
         add("Orientation", inspection.orientation.map {
             // libheif applies the HEIF container's rotation and mirroring on load.
@@ -83,6 +85,7 @@ enum InspectionText {
         }
         add("Location found in", inspection.locationFoundIn?.joined(separator: ", "))
         add("Live Photo ID", inspection.contentIdentifier)
+        add("Live Photo pair", inspection.livePhotoPartner)
         return rows
     }
 

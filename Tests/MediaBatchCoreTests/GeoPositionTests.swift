@@ -35,11 +35,4 @@ final class GeoPositionTests: XCTestCase {
             XCTAssertNil(GeoPosition(iso6709: text), text)
         }
     }
-
-    func testExifDatesBecomeISO8601AndBlankOffsetsAreDropped() {
-        XCTAssertEqual(Inspection.isoDate(exifDateTime: "2021:04:10 11:44:00", offset: "+01:00"), "2021-04-10T11:44:00+01:00")
-        XCTAssertEqual(Inspection.isoDate(exifDateTime: "2021:04:10 11:44:00", offset: "   :  "), "2021-04-10T11:44:00")
-        XCTAssertEqual(Inspection.isoDate(exifDateTime: "2021:04:10 11:44:00", offset: nil), "2021-04-10T11:44:00")
-        XCTAssertEqual(Inspection.isoDate(exifDateTime: "    :  :     :  :  ", offset: "+01:00"), "    :  :     :  :  ")
-    }
 }

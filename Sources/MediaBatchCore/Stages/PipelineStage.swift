@@ -23,7 +23,7 @@ enum StageFactory {
     static func make(_ stages: [Stage], _ environment: RunEnvironment) -> [PipelineStage] {
         stages.map { stage -> PipelineStage in
             switch stage {
-            case .filter(let match): return FilterStage(match: match)
+            case .filter(let filter): return FilterStage(filter: filter)
             case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels)
             case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
             case .transcode(let options): return TranscodeStage(options: options)

@@ -16,8 +16,12 @@ struct WriteStage: PipelineStage {
 
     func run(_ item: ItemContext) throws {
         guard item.image != nil || item.video != nil else { return }
+        // A Live Photo's movie is named after its still, so the pair stays a pair whatever the still becomes.
+        let namedAfter = item.input.livePhoto.flatMap { pair in
+            pair.role == .video ? InputItem(root: item.input.root, relativePath: pair.partner) : nil
+        } ?? item.input
         let relative = options.path.render(
-            dir: item.input.relativeFolder, stem: item.input.stem, ext: item.outputFormat.fileExtension)
+            dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: item.outputFormat.fileExtension)
         let destination = outputRoot.appendingPathComponent(relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")

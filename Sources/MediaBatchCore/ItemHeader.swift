@@ -1,0 +1,73 @@
+import AVFormatKit
+import Foundation
+import MetadataKit
+import PipelineModel
+import VipsKit
+
+/// An item's headers, read once before any stage runs: classification decides on them, `decode`
+/// hands them on, `inspect` prints them. Pixels and video frames are never decoded here.
+struct ItemHeader {
+    enum Content {
+        case image(VImage, ImageMetadata, ImageStructure)
+        case video(VideoProbe, MovieMetadata?)
+    }
+
+    let content: Content
+
+    /// - Throws: `StageFailure` (`decodeFailed`) when libvips or libavformat cannot read the header.
+    init(path: String, format: MediaFormat) throws {
+        if format.isVideo {
+            let probe: VideoProbe
+            do {
+                probe = try AVFormat.probe(path: path)
+            } catch let error as AVFormatError {
+                throw StageFailure(.decodeFailed, "not a readable \(format.rawValue) video: \(error.message)")
+            }
+            // libavformat has read the streams; a moov the box walker rejects just has no tags to show.
+            content = .video(probe, try? MovieMetadata(contentsOfFile: path))
+        } else {
+            let image: VImage
+            do {
+                image = try VImage.open(path)
+            } catch let error as VipsError {
+                throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
+            }
+            content = .image(image, ImageMetadata(of: image, path: path), ImageStructure(path: path, format: format))
+        }
+    }
+
+    var image: VImage? {
+        if case .image(let image, _, _) = content { return image }
+        return nil
+    }
+
+    var metadata: ImageMetadata? {
+        if case .image(_, let metadata, _) = content { return metadata }
+        return nil
+    }
+
+    var video: VideoProbe? {
+        if case .video(let probe, _) = content { return probe }
+        return nil
+    }
+}
+
+/// Container structure libvips does not expose: a HEIF's auxiliary images and groups, a JPEG's
+/// MPF images and trailer, an APNG's frame count.
+enum ImageStructure {
+    case heif(HEIFStructure)
+    case jpeg(JPEGStructure)
+    case png(PNGStructure)
+    /// Not a container with more to say, or one whose structure could not be read (the
+    /// header libvips read is what counts; classification then has less evidence).
+    case none
+
+    init(path: String, format: MediaFormat) {
+        switch format {
+        case .heic, .avif: self = (try? HEIFStructure(path: path)).map(ImageStructure.heif) ?? .none
+        case .jpeg: self = (try? JPEGStructure(path: path)).map(ImageStructure.jpeg) ?? .none
+        case .png: self = (try? PNGStructure(path: path)).map(ImageStructure.png) ?? .none
+        default: self = .none
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import MetadataKit
+import PipelineModel
+import VipsKit
+
+/// How an item belongs to a Live Photo: which half it is and where the other half is.
+public struct LivePhotoPair: Codable, Equatable, Sendable {
+    public enum Role: String, Codable, Sendable {
+        case still, video
+    }
+
+    public let role: Role
+    /// The other half, relative to the input root.
+    public let partner: String
+    /// The identifier both halves carry; nil when they were paired by name because neither
+    /// carries one.
+    public let contentIdentifier: String?
+}
+
+/// Pairs Live Photo halves among the files of one folder: a still (HEIC or JPEG) and a QuickTime
+/// movie carrying the same content identifier (Apple MakerNote tag 0x11 in the still,
+/// `com.apple.quicktime.content.identifier` in the movie). Halves carrying no identifier pair by
+/// stem (`IMG_0001.HEIC` + `IMG_0001.MOV`) only when neither carries one.
+///
+/// Pairs are looked for within a folder, where cameras, Image Capture, iCloud and Takeout exports
+/// put them; only folders holding both a still and a movie cost any header reads.
+public struct LivePhotoPairing<Base: Sequence>: Sequence where Base.Element == InputItem {
+    let base: Base
+
+    public init(_ base: Base) {
+        self.base = base
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(base: base.makeIterator())
+    }
+
+    public struct Iterator: IteratorProtocol {
+        var base: Base.Iterator
+        private var lookahead: InputItem?
+        private var ready: [InputItem] = []
+
+        init(base: Base.Iterator) {
+            self.base = base
+        }
+
+        public mutating func next() -> InputItem? {
+            if ready.isEmpty {
+                guard let first = lookahead ?? base.next() else { return nil }
+                lookahead = nil
+                var folder = [first]
+                while let item = base.next() {
+                    guard item.relativeFolder == first.relativeFolder else {
+                        lookahead = item
+                        break
+                    }
+                    folder.append(item)
+                }
+                ready = LivePhotoPairer.pair(folder).reversed()
+            }
+            return ready.popLast()
+        }
+    }
+}
+
+enum LivePhotoPairer {
+    private struct Half {
+        let index: Int
+        let stem: String
+        let contentIdentifier: String?
+    }
+
+    static func canBeHalf(_ format: MediaFormat) -> Bool {
+        format == .heic || format == .jpeg || format == .mov
+    }
+
+    /// The folder's items with their `livePhoto` set where a pair was found.
+    static func pair(_ items: [InputItem]) -> [InputItem] {
+        var stills: [Half] = []
+        var movies: [Half] = []
+        for (index, item) in items.enumerated() {
+            guard let format = try? FormatSniffer.format(of: item.path), canBeHalf(format) else { continue }
+            let half = Half(index: index, stem: item.stem, contentIdentifier: nil)
+            if format.isVideo { movies.append(half) } else { stills.append(half) }
+        }
+        guard !stills.isEmpty, !movies.isEmpty else { return items }
+        stills = stills.map { Half(index: $0.index, stem: $0.stem, contentIdentifier: stillIdentifier(items[$0.index].path)) }
+        movies = movies.map { Half(index: $0.index, stem: $0.stem, contentIdentifier: movieIdentifier(items[$0.index].path)) }
+
+        var paired = items
+        var takenStills: Set<Int> = []
+        for movie in movies {
+            let candidates = stills.filter { !takenStills.contains($0.index) && $0.contentIdentifier == movie.contentIdentifier }
+            // An edited copy (IMG_E0001.JPG) can carry the original's identifier: the same stem wins.
+            guard let still = candidates.first(where: { $0.stem.lowercased() == movie.stem.lowercased() })
+                    ?? (movie.contentIdentifier == nil ? nil : candidates.first) else { continue }
+            takenStills.insert(still.index)
+            paired[still.index].livePhoto = LivePhotoPair(
+                role: .still, partner: items[movie.index].relativePath, contentIdentifier: movie.contentIdentifier)
+            paired[movie.index].livePhoto = LivePhotoPair(
+                role: .video, partner: items[still.index].relativePath, contentIdentifier: movie.contentIdentifier)
+        }
+        return paired
+    }
+
+    private static func stillIdentifier(_ path: String) -> String? {
+        let exif = (try? VImage.open(path))?.blob("exif-data").flatMap(ExifData.init)
+        return exif?.appleMakerNote?.contentIdentifier
+    }
+
+    private static func movieIdentifier(_ path: String) -> String? {
+        (try? MovieMetadata(contentsOfFile: path))?.contentIdentifier
+    }
+}
+
+/// The Live Photo pairs of the folders `inspect` looks at, each folder paired once.
+public final class LivePhotoIndex {
+    private var folders: [String: [String: LivePhotoPair]] = [:]
+
+    public init() {}
+
+    /// `path` as an item of its folder, with its pair when it is half of a Live Photo.
+    func item(at path: String, format: MediaFormat) -> InputItem {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = url.deletingLastPathComponent()
+        let item = InputItem(root: folder, relativePath: url.lastPathComponent)
+        guard LivePhotoPairer.canBeHalf(format) else { return item }
+        if folders[folder.path] == nil {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+            let files = names.map { InputItem(root: folder, relativePath: $0) }.filter {
+                (try? $0.url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+            }
+            folders[folder.path] = Dictionary(uniqueKeysWithValues: LivePhotoPairer.pair(files).compactMap { file in
+                file.livePhoto.map { (file.relativePath, $0) }
+            })
+        }
+        return InputItem(root: folder, relativePath: item.relativePath, livePhoto: folders[folder.path]?[item.relativePath])
+    }
+}

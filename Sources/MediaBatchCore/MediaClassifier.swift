@@ -1,0 +1,248 @@
+import AVFormatKit
+import Foundation
+import MetadataKit
+import PipelineModel
+import VipsKit
+
+/// Turns an item's headers into the facts a filter decides on: its kinds, location, size,
+/// capture date and camera. Nothing here decodes pixels; the README's "Media kinds" table lists
+/// the same evidence.
+enum MediaClassifier {
+    static func facts(of input: InputItem, format: MediaFormat, header: ItemHeader?) -> MediaFacts {
+        var facts = MediaFacts(relativePath: input.relativePath, format: format, kinds: [format.isVideo ? .videos : .images])
+        if input.livePhoto != nil { facts.kinds.insert(.livePhotos) }
+        switch header?.content {
+        case .image(let image, let metadata, let structure)?:
+            let evidence = ImageEvidence(path: input.path, image: image, metadata: metadata, structure: structure, format: format)
+            facts.kinds.formUnion(evidence.kinds)
+            facts.hasLocation = !metadata.locationSources.isEmpty
+            facts.width = image.width
+            facts.height = image.height
+            facts.make = metadata.exif?.string(ExifTag.make, in: .ifd0)
+            facts.model = metadata.exif?.string(ExifTag.model, in: .ifd0)
+            facts.capture = metadata.captureDate.map { .init(date: $0, source: .metadata) }
+        case .video(let probe, let movie)?:
+            facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
+            facts.hasLocation = movie?.carriesLocation ?? false
+            facts.width = probe.width
+            facts.height = probe.height
+            facts.make = movie?.make
+            facts.model = movie?.model
+            let tagged = movie?.creationDate.flatMap(ISODate.parse) ?? movie?.creationTime
+            facts.capture = tagged.map { .init(date: $0, source: .metadata) }
+        case nil:
+            break
+        }
+        if facts.capture == nil, let modified = try? FileManager.default.attributesOfItem(atPath: input.path)[.modificationDate] as? Date {
+            facts.capture = .init(date: modified, source: .fileModified)
+        }
+        return facts
+    }
+}
+
+/// URNs, namespaces and values the kinds are decided on (the README's "Media kinds" table
+/// cites where each comes from).
+enum Evidence {
+    static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
+    static let googlePanorama = "http://ns.google.com/photos/1.0/panorama/"
+    static let googleDepthMap = "http://ns.google.com/photos/1.0/depthmap/"
+    static let googleContainerItem = "http://ns.google.com/photos/1.0/container/item/"
+    static let dynamicDepthMap = "http://ns.google.com/photos/dd/1.0/depthmap/"
+    static let adobeGainMap = "http://ns.adobe.com/hdr-gain-map/1.0/"
+    static let appleGainMap = "http://ns.apple.com/HDRGainMap/1.0/"
+    static let applePixelDataInfo = "http://ns.apple.com/pixeldatainfo/1.0/"
+    static let exif = "http://ns.adobe.com/exif/1.0/"
+
+    static let depthAuxiliaryTypes: Set<String> = [
+        "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:mpegB:cicp:systems:auxiliary:depth",
+        "urn:com:apple:photo:2018:aux:portraiteffectsmatte", "disparity", "depth",
+    ]
+    static let gainMapAuxiliaryTypes: Set<String> = [
+        "urn:com:apple:photo:2020:aux:hdrgainmap", "urn:com:samsung:photo:2024:aux:hdrgainmap",
+    ]
+
+    /// EXIF `CustomRendered` as Apple extends it.
+    enum CustomRendered {
+        static let hdr: Set<Int> = [2, 3] // 4 is the normal exposure kept beside an HDR one
+        static let panorama = 6
+        static let portrait: Set<Int> = [7, 8] // 9 is the original kept beside a portrait
+    }
+
+    /// MPF picture types (CIPA DC-007).
+    enum MultiPicture {
+        static let panoramaFrame: UInt32 = 0x020001
+        static let stereo: Set<UInt32> = [0x020002, 0x020003] // disparity, multi-angle
+    }
+
+    static let appleHDRCapture = 3
+    static let heifSequenceBrands: Set<String> = ["msf1", "hevs", "avis"]
+
+    static let playbackIntentKey = "com.apple.quicktime.full-frame-rate-playback-intent"
+    static let cinematicIntentKey = "com.apple.quicktime.cinematic-video-intent"
+    static let cinematicTrackKeys = ["com.apple.quicktime.cinematic-video.rendering", "com.apple.quicktime.cinematic-video.cinematography"]
+    static let captureModeKeys = ["com.apple.photos.captureMode", "com.apple.coremedia.captureMode"]
+    static let authorKey = "com.apple.quicktime.author"
+    static let replayKitAuthor = "ReplayKitRecording"
+}
+
+/// The kinds an image header shows, one rule per kind.
+struct ImageEvidence {
+    let path: String
+    let image: VImage
+    let metadata: ImageMetadata
+    let structure: ImageStructure
+    let format: MediaFormat
+    /// The primary image's XMP properties, and those of a JPEG's auxiliary pictures.
+    private let xmp: [XMPPacket.Property]
+    private let auxiliaryXMP: [XMPPacket.Property]
+    private let customRendered: Int?
+
+    init(path: String, image: VImage, metadata: ImageMetadata, structure: ImageStructure, format: MediaFormat) {
+        self.path = path
+        self.image = image
+        self.metadata = metadata
+        self.structure = structure
+        self.format = format
+        xmp = metadata.xmp.flatMap { try? XMPPacket.properties(in: $0) } ?? []
+        if case .jpeg(let jpeg) = structure {
+            auxiliaryXMP = jpeg.auxiliaryXMP.flatMap { (try? XMPPacket.properties(in: $0)) ?? [] }
+        } else {
+            auxiliaryXMP = []
+        }
+        customRendered = metadata.exif?.number(ExifTag.customRendered, in: .exif).map(Int.init)
+    }
+
+    var kinds: Set<MediaKind> {
+        let rules: [(MediaKind, Bool)] = [
+            (.screenshots, isScreenshot), (.panoramas, isPanorama), (.bursts, isBurst),
+            (.depthEffectPhotos, hasDepth), (.hdrPhotos, isHDR), (.animatedImages, isAnimated),
+            (.motionPhotos, isMotionPhoto), (.spatialMedia, isStereo),
+        ]
+        return Set(rules.filter(\.1).map(\.0))
+    }
+
+    private var heif: HEIFStructure? {
+        if case .heif(let structure) = structure { return structure }
+        return nil
+    }
+
+    private var jpeg: JPEGStructure? {
+        if case .jpeg(let structure) = structure { return structure }
+        return nil
+    }
+
+    /// Values of the property `name` in `namespace` (of any property there when `name` is nil).
+    private static func values(_ properties: [XMPPacket.Property], _ namespace: String, _ name: String? = nil) -> [String] {
+        properties.filter { $0.namespace == namespace && (name == nil || $0.name == name) }.flatMap(\.values)
+    }
+
+    private func xmpValues(_ namespace: String, _ name: String? = nil) -> [String] {
+        Self.values(xmp, namespace, name)
+    }
+
+    private func xmpHas(_ namespace: String, _ name: String? = nil) -> Bool {
+        xmp.contains { $0.namespace == namespace && (name == nil || $0.name == name) }
+    }
+
+    /// Apple's auxiliary image types, from HEIF `auxC` boxes or a JPEG's auxiliary XMP.
+    private var auxiliaryTypes: [String] {
+        (heif?.auxiliaryTypes ?? []) + Self.values(auxiliaryXMP, Evidence.applePixelDataInfo, "AuxiliaryImageType")
+    }
+
+    var isScreenshot: Bool {
+        metadata.exif?.userComment == "Screenshot" || xmpValues(Evidence.exif, "UserComment").contains("Screenshot")
+    }
+
+    var isPanorama: Bool {
+        customRendered == Evidence.CustomRendered.panorama || xmpHas(Evidence.googlePanorama, "ProjectionType")
+            || jpeg?.pictures.contains { $0.type == Evidence.MultiPicture.panoramaFrame } == true
+    }
+
+    var isBurst: Bool {
+        metadata.exif?.appleMakerNote?.burstUUID != nil || xmpHas(Evidence.googleCamera, "BurstID")
+    }
+
+    var hasDepth: Bool {
+        customRendered.map(Evidence.CustomRendered.portrait.contains) == true
+            || auxiliaryTypes.contains(where: Evidence.depthAuxiliaryTypes.contains)
+            || xmpHas(Evidence.googleDepthMap) || xmpHas(Evidence.dynamicDepthMap)
+    }
+
+    var isHDR: Bool {
+        customRendered.map(Evidence.CustomRendered.hdr.contains) == true
+            || metadata.exif?.appleMakerNote?.hdrImageType == Evidence.appleHDRCapture
+            || auxiliaryTypes.contains(where: Evidence.gainMapAuxiliaryTypes.contains)
+            || heif?.itemTypes.contains("tmap") == true
+            || xmpHas(Evidence.adobeGainMap) || !Self.values(auxiliaryXMP, Evidence.appleGainMap).isEmpty
+            || xmpValues(Evidence.googleContainerItem, "Semantic").contains("GainMap")
+    }
+
+    var isAnimated: Bool {
+        switch structure {
+        case .png(let png): return (png.animationFrames ?? 1) > 1
+        case .heif(let heif):
+            return !Set(heif.brands).isDisjoint(with: Evidence.heifSequenceBrands) && heif.topLevelBoxTypes.contains("moov")
+        default: return (format == .gif || format == .webp) && (image.int("n-pages") ?? 1) > 1
+        }
+    }
+
+    /// Google's XMP says where the video is; it counts only if a movie is really there.
+    var isMotionPhoto: Bool {
+        if jpeg?.hasSamsungTrailer == true || heif?.topLevelBoxTypes.contains("mpvd") == true { return true }
+        let declared = xmpValues(Evidence.googleCamera, "MotionPhoto").contains("1")
+            ? xmpValues(Evidence.googleContainerItem, "Length")
+            : xmpValues(Evidence.googleCamera, "MicroVideo").contains("1") ? xmpValues(Evidence.googleCamera, "MicroVideoOffset") : []
+        return declared.compactMap { Int($0) }.contains { JPEGStructure.endsWithMovie(path, length: $0) }
+    }
+
+    var isStereo: Bool {
+        heif?.entityGroupTypes.contains("ster") == true
+            || jpeg?.pictures.contains { Evidence.MultiPicture.stereo.contains($0.type) } == true
+    }
+}
+
+/// The kinds a movie header shows, one rule per kind.
+struct VideoEvidence {
+    let probe: VideoProbe
+    let movie: MovieMetadata?
+
+    /// Apple Photos' slow-motion threshold: capture at 85 fps or more (iPhones record 120/240).
+    static let highFrameRate = 85.0
+
+    var kinds: Set<MediaKind> {
+        let rules: [(MediaKind, Bool)] = [
+            (.sloMoVideos, isSlowMotion), (.timelapseVideos, isTimelapse), (.cinematicVideos, isCinematic),
+            (.spatialMedia, isSpatial), (.screenRecordings, isScreenRecording),
+        ]
+        return Set(rules.filter(\.1).map(\.0))
+    }
+
+    private func value(_ key: String) -> String? { movie?.value(for: key) }
+
+    /// iOS 18 says it outright (0: play slowed down); before that, the capture frame rate.
+    var isSlowMotion: Bool {
+        if let intent = value(Evidence.playbackIntentKey) { return intent == "0" }
+        return (probe.framesPerSecond ?? 0) >= Self.highFrameRate
+    }
+
+    /// The camera tags the first video track, not the movie.
+    var isTimelapse: Bool {
+        let videoTrack = movie?.tracks.first { $0.handler == "vide" }
+        return videoTrack?.keyedValues.contains { Evidence.captureModeKeys.contains($0.key) && $0.value.hasPrefix("Time-lapse") } == true
+    }
+
+    var isCinematic: Bool {
+        guard value(Evidence.cinematicIntentKey) != "0" else { return false }
+        return movie?.tracks.contains { track in
+            Evidence.cinematicTrackKeys.allSatisfy(track.timedMetadataKeys.contains)
+        } == true
+    }
+
+    var isSpatial: Bool {
+        movie?.tracks.contains { $0.sampleEntryBoxTypes.contains("vexu") } == true
+    }
+
+    var isScreenRecording: Bool {
+        value(Evidence.authorKey) == Evidence.replayKitAuthor
+    }
+}
