@@ -44,6 +44,9 @@ public struct Inspection: Codable, Equatable, Sendable {
     /// EXIF DateTimeOriginal as ISO 8601 (with OffsetTimeOriginal when present), or a movie's
     /// QuickTime creation date as written.
     public var captureDate: String?
+    /// `fileModified` when the file's metadata has no capture date and `captureDate` is the
+    /// file's modification time (what `capturedAfter`/`capturedBefore` filters then use).
+    public var captureDateSource: MediaFacts.Capture.Source?
     public var latitude: Double?
     public var longitude: Double?
     /// Metres above sea level; negative below it.
@@ -106,6 +109,10 @@ public struct Inspection: Codable, Equatable, Sendable {
         }
         let facts = MediaClassifier.facts(of: input, format: format, header: header)
         inspection.kinds = MediaKind.allCases.filter(facts.kinds.contains)
+        if inspection.captureDate == nil, let capture = facts.capture {
+            inspection.captureDate = ISO8601DateFormatter().string(from: capture.date)
+        }
+        inspection.captureDateSource = inspection.captureDate == nil ? nil : facts.capture?.source
         inspection.livePhotoPartner = input.livePhoto.map { ($0.partner as NSString).lastPathComponent }
         return inspection
     }

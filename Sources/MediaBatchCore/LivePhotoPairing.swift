@@ -68,6 +68,10 @@ enum LivePhotoPairer {
         let index: Int
         let stem: String
         let contentIdentifier: String?
+
+        func sameStem(_ other: Half) -> Bool {
+            stem.lowercased() == other.stem.lowercased()
+        }
     }
 
     static func canBeHalf(_ format: MediaFormat) -> Bool {
@@ -89,16 +93,25 @@ enum LivePhotoPairer {
 
         var paired = items
         var takenStills: Set<Int> = []
-        for movie in movies {
-            let candidates = stills.filter { !takenStills.contains($0.index) && $0.contentIdentifier == movie.contentIdentifier }
-            // An edited copy (IMG_E0001.JPG) can carry the original's identifier: the same stem wins.
-            guard let still = candidates.first(where: { $0.stem.lowercased() == movie.stem.lowercased() })
-                    ?? (movie.contentIdentifier == nil ? nil : candidates.first) else { continue }
-            takenStills.insert(still.index)
-            paired[still.index].livePhoto = LivePhotoPair(
-                role: .still, partner: items[movie.index].relativePath, contentIdentifier: movie.contentIdentifier)
-            paired[movie.index].livePhoto = LivePhotoPair(
-                role: .video, partner: items[still.index].relativePath, contentIdentifier: movie.contentIdentifier)
+        var pairedMovies: Set<Int> = []
+        // Same identifier and stem first, so an edited copy (IMG_E0001.JPG) carrying the
+        // original's identifier cannot take the movie from its original; then identifier alone;
+        // then, for halves carrying none, the stem alone.
+        let passes: [(Half, Half) -> Bool] = [
+            { still, movie in movie.contentIdentifier != nil && still.contentIdentifier == movie.contentIdentifier && still.sameStem(movie) },
+            { still, movie in movie.contentIdentifier != nil && still.contentIdentifier == movie.contentIdentifier },
+            { still, movie in movie.contentIdentifier == nil && still.contentIdentifier == nil && still.sameStem(movie) },
+        ]
+        for matches in passes {
+            for movie in movies where !pairedMovies.contains(movie.index) {
+                guard let still = stills.first(where: { !takenStills.contains($0.index) && matches($0, movie) }) else { continue }
+                takenStills.insert(still.index)
+                pairedMovies.insert(movie.index)
+                paired[still.index].livePhoto = LivePhotoPair(
+                    role: .still, partner: items[movie.index].relativePath, contentIdentifier: movie.contentIdentifier)
+                paired[movie.index].livePhoto = LivePhotoPair(
+                    role: .video, partner: items[still.index].relativePath, contentIdentifier: movie.contentIdentifier)
+            }
         }
         return paired
     }

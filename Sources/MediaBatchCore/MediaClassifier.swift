@@ -75,7 +75,6 @@ enum Evidence {
     }
 
     static let appleHDRCapture = 3
-    static let heifSequenceBrands: Set<String> = ["msf1", "hevs", "avis"]
 
     static let playbackIntentKey = "com.apple.quicktime.full-frame-rate-playback-intent"
     static let cinematicIntentKey = "com.apple.quicktime.cinematic-video-intent"
@@ -180,15 +179,17 @@ struct ImageEvidence {
     var isAnimated: Bool {
         switch structure {
         case .png(let png): return (png.animationFrames ?? 1) > 1
-        case .heif(let heif):
-            return !Set(heif.brands).isDisjoint(with: Evidence.heifSequenceBrands) && heif.topLevelBoxTypes.contains("moov")
+        case .heif(let heif): return HEIFStructure.isSequence(heif)
         default: return (format == .gif || format == .webp) && (image.int("n-pages") ?? 1) > 1
         }
     }
 
     /// Google's XMP says where the video is; it counts only if a movie is really there.
     var isMotionPhoto: Bool {
-        if jpeg?.hasSamsungTrailer == true || heif?.topLevelBoxTypes.contains("mpvd") == true { return true }
+        if jpeg?.samsungTrailerTypes.contains(JPEGStructure.samsungMotionPhotoData) == true
+            || heif?.topLevelBoxTypes.contains("mpvd") == true {
+            return true
+        }
         let declared = xmpValues(Evidence.googleCamera, "MotionPhoto").contains("1")
             ? xmpValues(Evidence.googleContainerItem, "Length")
             : xmpValues(Evidence.googleCamera, "MicroVideo").contains("1") ? xmpValues(Evidence.googleCamera, "MicroVideoOffset") : []

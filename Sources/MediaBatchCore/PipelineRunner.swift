@@ -11,13 +11,17 @@ public struct RunOptions: Sendable {
     public var memoryBudget: ByteSize
     /// The pipeline file as the user named it, for the report.
     public var pipelineName: String
+    /// Read headers, classify and filter, report what would be written; write nothing.
+    public var dryRun: Bool
 
-    public init(inputRoot: URL, outputRoot: URL, concurrency: Int, memoryBudget: ByteSize, pipelineName: String) {
+    public init(inputRoot: URL, outputRoot: URL, concurrency: Int, memoryBudget: ByteSize, pipelineName: String,
+                dryRun: Bool = false) {
         self.inputRoot = inputRoot.standardizedFileURL
         self.outputRoot = outputRoot.standardizedFileURL
         self.concurrency = concurrency
         self.memoryBudget = memoryBudget
         self.pipelineName = pipelineName
+        self.dryRun = dryRun
     }
 }
 
@@ -75,11 +79,11 @@ public final class PipelineRunner: @unchecked Sendable {
         let walker = InputWalker(root: options.inputRoot, include: pipeline.input.include,
                                  exclude: pipeline.input.exclude, skipping: options.outputRoot)
         scheduler.run(LivePhotoPairing(walker).lazy.map(prepare)) { [self] prepared in
-            finish(prepared.outcome ?? process(prepared))
+            finish(prepared.outcome ?? (options.dryRun ? plan(prepared) : process(prepared)))
         }
         return RunReport(pipeline: options.pipelineName, inputRoot: options.inputRoot, outputRoot: options.outputRoot,
                          startedAt: started, milliseconds: Self.milliseconds(since: started),
-                         interrupted: scheduler.isCancelled, items: results)
+                         interrupted: scheduler.isCancelled, dryRun: options.dryRun, items: results)
     }
 
     private struct PreparedItem: ScheduledJob {
@@ -120,7 +124,7 @@ public final class PipelineRunner: @unchecked Sendable {
         if let reason = context.skipReason {
             return finished(result(input, context, .skipped, reason: reason, bytesIn: bytesIn, started: started))
         }
-        return PreparedItem(context: context, outcome: nil, estimatedBytes: estimate(context), started: started)
+        return PreparedItem(context: context, outcome: nil, estimatedBytes: options.dryRun ? 0 : estimate(context), started: started)
     }
 
     /// Pixel phase, on a scheduler worker.
@@ -133,6 +137,21 @@ public final class PipelineRunner: @unchecked Sendable {
         return result(context.input, context, .ok, output: context.output?.path, removed: context.removedMetadata,
                       bytesIn: context.bytesIn, bytesOut: context.output?.bytes ?? 0, started: prepared.started,
                       estimate: prepared.estimatedBytes)
+    }
+
+    /// `--dry-run`: where the item would be written, from the pipeline's transcode and write
+    /// options; no pixel stage runs.
+    private func plan(_ prepared: PreparedItem) -> ItemResult {
+        let context = prepared.context!
+        var output: String?
+        if case .write(let write)? = pipeline.stage(.write), context.image != nil || context.video != nil {
+            var format = context.format
+            if case .transcode(let transcode)? = pipeline.stage(.transcode), transcode.applies(to: format) {
+                format = transcode.to.mediaFormat
+            }
+            output = WriteStage.relativeOutput(write.path, for: context.input, format: format)
+        }
+        return result(context.input, context, .planned, output: output, bytesIn: context.bytesIn, started: prepared.started)
     }
 
     private func runStages(_ stages: [PipelineStage], on context: ItemContext) -> ItemError? {

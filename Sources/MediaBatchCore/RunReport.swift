@@ -5,6 +5,8 @@ import PipelineModel
 public struct ItemResult: Codable, Equatable, Sendable {
     public enum Status: String, Codable, Sendable {
         case ok, failed, skipped
+        /// `--dry-run`: the item would be processed (its `output` is where it would go).
+        case planned
     }
 
     public struct ErrorInfo: Codable, Equatable, Sendable {
@@ -42,6 +44,7 @@ public struct RunReport: Codable, Equatable, Sendable {
         public var ok = 0
         public var failed = 0
         public var skipped = 0
+        public var planned = 0
         public var bytesIn = 0
         public var bytesOut = 0
     }
@@ -53,16 +56,20 @@ public struct RunReport: Codable, Equatable, Sendable {
     public let milliseconds: Int
     /// True when a signal stopped the run before every input was admitted.
     public let interrupted: Bool
+    /// `--dry-run`: headers were read and nothing was written.
+    public let dryRun: Bool
     public let totals: Totals
     public let items: [ItemResult]
 
-    init(pipeline: String, inputRoot: URL, outputRoot: URL, startedAt: Date, milliseconds: Int, interrupted: Bool, items: [ItemResult]) {
+    init(pipeline: String, inputRoot: URL, outputRoot: URL, startedAt: Date, milliseconds: Int, interrupted: Bool,
+         dryRun: Bool, items: [ItemResult]) {
         self.pipeline = pipeline
         self.inputRoot = inputRoot.path
         self.outputRoot = outputRoot.path
         self.startedAt = ISO8601DateFormatter().string(from: startedAt)
         self.milliseconds = milliseconds
         self.interrupted = interrupted
+        self.dryRun = dryRun
         self.items = items.sorted { $0.input < $1.input }
         var totals = Totals()
         for item in items {
@@ -73,6 +80,7 @@ public struct RunReport: Codable, Equatable, Sendable {
             case .ok: totals.ok += 1
             case .failed: totals.failed += 1
             case .skipped: totals.skipped += 1
+            case .planned: totals.planned += 1
             }
         }
         self.totals = totals
@@ -87,11 +95,14 @@ public struct RunReport: Codable, Equatable, Sendable {
     /// The one-line summary printed at the end of a run.
     public var summary: String {
         let seconds = Double(milliseconds) / 1000
-        let rate = seconds > 0 ? Double(totals.ok + totals.failed) / seconds : 0
-        var line = "\(totals.items) items: \(totals.ok) ok, \(totals.failed) failed, \(totals.skipped) skipped"
+        let rate = seconds > 0 ? Double(totals.ok + totals.failed + totals.planned) / seconds : 0
+        var line = "\(totals.items) items: "
+        line += dryRun ? "\(totals.planned) would be processed" : "\(totals.ok) ok"
+        line += ", \(totals.failed) failed, \(totals.skipped) skipped"
         line += String(format: " in %.1f s (%.1f items/s), %@ in, %@ out", seconds, rate,
                        ByteSize.format(totals.bytesIn), ByteSize.format(totals.bytesOut))
         if interrupted { line += "; interrupted before all inputs were processed" }
+        if dryRun { line += "; dry run: nothing written" }
         return line
     }
 }

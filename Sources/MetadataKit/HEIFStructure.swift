@@ -13,6 +13,13 @@ public struct HEIFStructure: Equatable, Sendable {
     /// Entity group types (`grpl` children), e.g. `ster` for a stereo pair.
     public let entityGroupTypes: [String]
 
+    /// An image sequence (HEIF `msf1`/`hevs`, AVIF `avis`) keeps its frames in a `moov` track.
+    public static func isSequence(_ structure: HEIFStructure) -> Bool {
+        !Set(structure.brands).isDisjoint(with: sequenceBrands) && structure.topLevelBoxTypes.contains("moov")
+    }
+
+    static let sequenceBrands: Set<String> = ["msf1", "hevs", "avis"]
+
     /// Far above any real `meta` box (a 200 MP grid holds a few hundred kilobytes of item info).
     static let largestMeta = 16 << 20
 

@@ -26,8 +26,10 @@ public struct JPEGStructure: Equatable, Sendable {
     public let auxiliaryXMP: [[UInt8]]
     /// XMP too big for one segment continues in "extended XMP" segments (Google depth maps).
     public let hasExtendedXMP: Bool
-    /// Whether the file ends in Samsung's SEF trailer.
-    public let hasSamsungTrailer: Bool
+    /// The entry types of Samsung's SEF trailer, when the file ends in one (0x0A30 is
+    /// `MotionPhoto_Data`, the embedded video).
+    public let samsungTrailerTypes: [UInt16]
+    public static let samsungMotionPhotoData: UInt16 = 0x0A30
 
     /// How much of an auxiliary picture is read to find its XMP: its first segments.
     static let auxiliaryHeadLength = 64 << 10
@@ -96,7 +98,20 @@ public struct JPEGStructure: Equatable, Sendable {
                 .flatMap(Self.xmpPacket(inHeadOf:))
         }
         self.hasExtendedXMP = hasExtendedXMP
-        hasSamsungTrailer = fileSize >= 8 && (try? Self.read(handle, at: fileSize - 4, count: 4)) == Self.samsungTrailerEnd
+        samsungTrailerTypes = Self.samsungTrailerTypes(handle, fileSize: fileSize)
+    }
+
+    /// Samsung's trailer ends with its directory's size and "SEFT"; the directory ("SEFH", a
+    /// version, an entry count, then 12-byte entries whose bytes 2–3 are the type) precedes
+    /// them. All little-endian.
+    static func samsungTrailerTypes(_ handle: FileHandle, fileSize: Int) -> [UInt16] {
+        guard fileSize >= 8, let end = try? read(handle, at: fileSize - 8, count: 8), Array(end[4...]) == samsungTrailerEnd,
+              let size = end.uint32(at: 0, bigEndian: false).map(Int.init), size >= 12, size <= min(fileSize - 8, 1 << 20),
+              let directory = try? read(handle, at: fileSize - 8 - size, count: size),
+              directory.starts(with: Array("SEFH".utf8)),
+              let count = directory.uint32(at: 8, bigEndian: false).map(Int.init), 12 + count * 12 <= directory.count
+        else { return [] }
+        return (0..<count).compactMap { directory.uint16(at: 12 + $0 * 12 + 2, bigEndian: false) }
     }
 
     /// The MP Index IFD: "MPF\0", a TIFF header, then an IFD whose tag 0xB002 points at

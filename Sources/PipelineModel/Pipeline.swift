@@ -67,6 +67,10 @@ public enum Stage: Equatable, Sendable {
         public var from: Set<MediaFormat>?
         public var to: OutputFormat
         public var quality: Int
+
+        public func applies(to format: MediaFormat) -> Bool {
+            !format.isVideo && from?.contains(format) ?? true
+        }
     }
 
     public struct Write: Equatable, Sendable {

@@ -36,6 +36,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress: print only per-item errors and the final summary.")
     var quiet = false
 
+    @Flag(help: "Read headers, classify and filter, and list what would be written (stdout); write nothing.")
+    var dryRun = false
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
     }
@@ -55,7 +58,7 @@ struct RunCommand: ParsableCommand {
             inputRoot: inputRoot, outputRoot: outputRoot,
             concurrency: jobs ?? loaded.limits.concurrency ?? AvailableCPUs.count,
             memoryBudget: memoryBudget ?? loaded.limits.memoryBudget,
-            pipelineName: pipeline)
+            pipelineName: pipeline, dryRun: dryRun)
 
         let progress = quiet ? nil : ProgressReporter(
             counting: InputWalker(root: options.inputRoot, include: loaded.input.include, exclude: loaded.input.exclude,
@@ -89,8 +92,29 @@ struct RunCommand: ParsableCommand {
                 printError("error: cannot write the report to \(report): \(error.localizedDescription)")
             }
         }
+        if dryRun && !quiet {
+            // In input order, from the report: items finish in whatever order the workers do.
+            for line in result.items.compactMap(DryRunListing.line) { print(line) }
+            fflush(stdout) // the listing before the summary
+        }
         printError("mediabatch: \(result.summary)")
         if let signal = trap.signal { throw ExitCode(128 + signal) }
         if result.totals.failed > 0 { throw ExitCode(ExitStatus.itemsFailed) }
+    }
+}
+
+/// One stdout line per item of a `--dry-run`: what would happen to it and what it is.
+enum DryRunListing {
+    static func line(for result: ItemResult) -> String? {
+        let kinds = result.kinds.map { " [\($0.map(\.rawValue).joined(separator: ", "))]" } ?? ""
+        switch result.status {
+        case .planned:
+            let pair = result.livePhoto.map { " (Live Photo \($0.role.rawValue) of \($0.partner))" } ?? ""
+            return "write \(result.input) -> \(result.output ?? "(no output)")\(kinds)\(pair)"
+        case .skipped:
+            return "skip  \(result.input): \(result.reason ?? "")"
+        case .failed, .ok:
+            return nil // failures are reported on stderr as in a real run
+        }
     }
 }

@@ -19,7 +19,7 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(run.exitCode, 0, run.stderr)
         let inspections = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(inspections.map { $0["path"] as? String }, Self.images + Self.videos)
-        for inspection in inspections {
+        for var inspection in inspections {
             let path = inspection["path"] as! String
             let tags = try exiftool(Fixtures.sample(String(path.dropFirst("samples/".count))), ["-n", "-ee0"])
             func tag(_ names: String...) -> Any? { names.lazy.compactMap { tags[$0] }.first }
@@ -43,6 +43,8 @@ final class InspectCommandTests: XCTestCase {
                 assertNumber("altitude", tag("Composite:GPSAltitude"), accuracy: 1e-3)
             }
             assertText("contentIdentifier", tag("Apple:MediaGroupUUID", "Keys:ContentIdentifier"))
+            // Without a capture date in the metadata, inspect shows the file's modification time and says so.
+            if inspection["captureDateSource"] as? String == "fileModified" { inspection["captureDate"] = nil }
             if inspection["kind"] as? String == "image" {
                 assertNumber("fNumber", tag("ExifIFD:FNumber"), accuracy: 1e-6)
                 assertNumber("exposureSeconds", tag("ExifIFD:ExposureTime"), accuracy: 1e-6)

@@ -10,7 +10,7 @@ struct TranscodeStage: PipelineStage {
     var readsPixels: Bool { true }
 
     func run(_ item: ItemContext) throws {
-        guard let image = item.image, options.from?.contains(item.format) ?? true else { return }
+        guard let image = item.image, options.applies(to: item.format) else { return }
         let profile = image.blob("icc-profile-data")
         if image.isCMYK || profile.map({ !ICCProfile.isSRGB($0) }) ?? false {
             do {

@@ -16,12 +16,7 @@ struct WriteStage: PipelineStage {
 
     func run(_ item: ItemContext) throws {
         guard item.image != nil || item.video != nil else { return }
-        // A Live Photo's movie is named after its still, so the pair stays a pair whatever the still becomes.
-        let namedAfter = item.input.livePhoto.flatMap { pair in
-            pair.role == .video ? InputItem(root: item.input.root, relativePath: pair.partner) : nil
-        } ?? item.input
-        let relative = options.path.render(
-            dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: item.outputFormat.fileExtension)
+        let relative = Self.relativeOutput(options.path, for: item.input, format: item.outputFormat)
         let destination = outputRoot.appendingPathComponent(relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
@@ -50,6 +45,15 @@ struct WriteStage: PipelineStage {
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         item.output = (relative, bytes)
+    }
+
+    /// Where an item's output goes, relative to the output root. A Live Photo's movie is named
+    /// after its still, so the pair stays a pair whatever the still becomes.
+    static func relativeOutput(_ template: PathTemplate, for input: InputItem, format: MediaFormat) -> String {
+        let namedAfter = input.livePhoto.flatMap { pair in
+            pair.role == .video ? InputItem(root: input.root, relativePath: pair.partner) : nil
+        } ?? input
+        return template.render(dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: format.fileExtension)
     }
 
     private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, format: MediaFormat, quality: Int, to path: String) throws {
