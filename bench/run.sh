@@ -11,7 +11,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory flat"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify"}
 
 ./scripts/install-deps.sh imagemagick time
 swift build -c release >/dev/null
@@ -48,6 +48,15 @@ make_inputs() {
       for i in 1 2 3 4 5 6 7; do cp "$dir/big0.jpg" "$dir/big$i.jpg"; done
       for i in 1 2 3; do cp "$dir/bigh0.heic" "$dir/bigh$i.heic"; done
       rm -f "$work"/big.v "$work"/big48.v ;;
+    classify10000) # every bundled sample and kind fixture, hard-linked over and over in folders of 100
+      local sources=() i=0
+      mapfile -t sources < <(find "$root/samples" "$root/Tests/Fixtures/kinds" -type f ! -name MANIFEST.tsv ! -name "*avis*" | sort) # libvips 8.14 cannot open avis
+      while [ $i -lt 10000 ]; do
+        mkdir -p "$dir/f$((i / 100))"
+        local src=${sources[$((i % ${#sources[@]}))]}
+        ln "$src" "$dir/f$((i / 100))/$i-$(basename "$src")"
+        i=$((i + 1))
+      done ;;
     flat1000|flat10000) # many small images, for memory flatness
       local count=${set#flat}
       vips thumbnail "${jpeg_sources[0]}" "$dir/seed.jpg[Q=80]" 320
@@ -114,10 +123,25 @@ flat() {
   awk '{ rss[NR]=$3/1024; printf "%-10s %8.1f s %8.1f MiB peak RSS\n", $1, $2, rss[NR] } END { printf "10 000 / 1 000 peak RSS: %.3f\n", rss[2]/rss[1] }' "$work/flat.txt"
 }
 
+classify() {
+  local dir=$work/inputs/classify10000 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== classification: --dry-run over $n files (bundled samples and kind fixtures)"
+  {
+    timed mediabatch-dry-run "$mediabatch" run bench/classify.json --input "$dir" --output "$work/out" --dry-run --quiet
+    timed exiftool-fast2 exiftool -fast2 -q -r -json "$dir"
+  } > "$work/classify.txt"
+  awk -v n="$n" '
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024 }
+    END { for (i = 1; i <= NR; i++) printf "%-22s %9.1f files/s %8.0f MiB peak RSS %8.2fx\n", name[i], rate[i], rss[i], rate[1]/rate[i] }' "$work/classify.txt"
+}
+
 for set in $sets; do
   case $set in
     jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
     memory) make_inputs mixed48; memory ;;
     flat) flat ;;
+    classify) make_inputs classify10000; classify ;;
   esac
 done

@@ -46,7 +46,7 @@ struct ImageMetadata {
     var locationSources: [String] {
         var sources: [String] = []
         if exif?.hasGPS == true { sources.append("EXIF") }
-        if let xmp, let values = try? XMPPacket.locationValues(in: xmp), !values.isEmpty { sources.append("XMP") }
+        if let xmp, let properties = try? XMPPacket.properties(in: xmp), XMPPacket.placesPhoto(properties) { sources.append("XMP") }
         if let iptc, let values = try? IPTCBlock.locationValues(in: iptc), !values.isEmpty { sources.append("IPTC") }
         return sources
     }

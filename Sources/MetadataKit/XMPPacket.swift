@@ -95,26 +95,95 @@ public enum XMPPacket {
     }
 
     /// Every property in the packet, nested ones included (a `Container:Item`'s `Item:Semantic`
-    /// is listed as well as the `Container:Directory` holding it), in document order.
+    /// is listed as well as the `Container:Directory` holding it).
+    ///
+    /// Read with the streaming parser: classification calls this for every item of a run, and
+    /// swift-corelibs' `XMLDocument` keeps tens of kilobytes per parsed packet alive.
     ///
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
     public static func properties(in packet: [UInt8]) throws -> [Property] {
-        guard let root = try parse(packet).rootElement() else { return [] }
+        let end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
+        let collector = PropertyCollector()
+        let parser = XMLParser(data: Data(packet[..<end]))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.delegate = collector
+        _ = parser.parse() // unreliable on Linux; the collector judges
+        if let problem = collector.problem ?? (collector.sawElement ? nil : "no root element") {
+            throw MetadataFormatError(message: "XMP packet is not well-formed XML (\(problem))")
+        }
+        return collector.properties
+    }
+
+    /// Whether any of `properties` places the photo, by the same rules `removingLocation` uses.
+    public static func placesPhoto(_ properties: [Property]) -> Bool {
+        properties.contains { property in
+            locationNamespaces.contains { $0.uri == property.namespace && $0.placesPhoto(property.name) }
+        }
+    }
+
+    private final class PropertyCollector: NSObject, XMLParserDelegate {
+        private struct Open {
+            let namespace: String
+            let name: String
+            var values: [String] = []
+            var text = ""
+        }
+
         var properties: [Property] = []
-        func visit(_ element: XMLElement) {
-            for attribute in element.attributes ?? [] {
-                guard let (uri, name) = qualifiedName(of: attribute), !syntaxNamespaces.contains(uri) else { continue }
-                properties.append(Property(namespace: uri, name: name, values: [attribute.stringValue ?? ""]))
-            }
-            for case let child as XMLElement in element.children ?? [] {
-                if let (uri, name) = qualifiedName(of: child), !syntaxNamespaces.contains(uri), uri != adobeMetaNamespace {
-                    properties.append(Property(namespace: uri, name: name, values: leafValues(of: child)))
-                }
-                visit(child)
+        var problem: String?
+        var sawElement = false
+        /// Open elements; nil for RDF syntax and the wrapper, which are not properties.
+        private var stack: [Open?] = []
+
+        private func isProperty(_ namespace: String?) -> Bool {
+            guard let namespace, !namespace.isEmpty else { return false }
+            return !syntaxNamespaces.contains(namespace) && namespace != adobeMetaNamespace
+        }
+
+        private func addValue(_ value: String) {
+            for index in stack.indices where stack[index] != nil { stack[index]!.values.append(value) }
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            sawElement = true
+            stack.append(isProperty(namespaceURI) ? Open(namespace: namespaceURI!, name: elementName) : nil)
+            for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                guard let colon = name.firstIndex(of: ":"), let namespace = prefixes[String(name[..<colon])],
+                      isProperty(namespace) else { continue }
+                properties.append(Property(namespace: namespace, name: String(name[name.index(after: colon)...]), values: [value]))
+                addValue(value)
             }
         }
-        visit(root)
-        return properties
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            prefixes[prefix] = namespaceURI
+        }
+
+        /// Attributes arrive with their qualified names; their namespaces come from the mappings.
+        private var prefixes: [String: String] = [:]
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard let last = stack.indices.last, stack[last] != nil else { return }
+            stack[last]!.text += string
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            guard let closed = stack.popLast() else { return }
+            guard var property = closed else { return }
+            let text = property.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty {
+                property.values.append(text)
+                addValue(text)
+            }
+            properties.append(Property(namespace: property.namespace, name: property.name, values: property.values))
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            guard problem == nil else { return }
+            problem = "libxml2 error \((parseError as NSError).code) at line \(parser.lineNumber), column \(parser.columnNumber)"
+        }
     }
 
     /// `x:xmpmeta`'s namespace: the packet's wrapper, not a property.

@@ -93,7 +93,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("web").path), ["good.jpg"])
 
         let report = try JSONDecoder().decode(ReportShape.self, from: Data(contentsOf: reportFile))
-        XCTAssertEqual(report.totals, ["items": 4, "ok": 1, "failed": 3, "skipped": 0, "bytesIn": report.totals["bytesIn"]!, "bytesOut": report.totals["bytesOut"]!])
+        XCTAssertEqual(report.totals, ["items": 4, "ok": 1, "failed": 3, "skipped": 0, "planned": 0, "bytesIn": report.totals["bytesIn"]!, "bytesOut": report.totals["bytesOut"]!])
         let empty = report.items.first { $0.input == "empty.heic" }!
         XCTAssertEqual(empty.status, "failed")
         XCTAssertEqual(empty.error, .init(code: "unsupportedFormat", stage: "decode", message: "named .heic but the file is empty"))
