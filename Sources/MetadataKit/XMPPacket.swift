@@ -103,6 +103,10 @@ public enum XMPPacket {
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
     public static func properties(in packet: [UInt8]) throws -> [Property] {
         let end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
+        // As in `parse`: XMP forbids a DTD, and entities could hide what is read here.
+        if packet[..<end].firstRange(of: Array("<!DOCTYPE".utf8)) != nil {
+            throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
+        }
         let collector = PropertyCollector()
         let parser = XMLParser(data: Data(packet[..<end]))
         parser.shouldProcessNamespaces = true
@@ -123,9 +127,9 @@ public enum XMPPacket {
     }
 
     private final class PropertyCollector: NSObject, XMLParserDelegate {
+        /// An open element; RDF syntax and the wrapper are open elements but not properties.
         private struct Open {
-            let namespace: String
-            let name: String
+            let property: (namespace: String, name: String)?
             var values: [String] = []
             var text = ""
         }
@@ -133,22 +137,28 @@ public enum XMPPacket {
         var properties: [Property] = []
         var problem: String?
         var sawElement = false
-        /// Open elements; nil for RDF syntax and the wrapper, which are not properties.
-        private var stack: [Open?] = []
+        private var stack: [Open] = []
+        /// Attributes arrive with their qualified names; their namespaces come from the mappings.
+        private var prefixes: [String: String] = [:]
 
         private func isProperty(_ namespace: String?) -> Bool {
             guard let namespace, !namespace.isEmpty else { return false }
             return !syntaxNamespaces.contains(namespace) && namespace != adobeMetaNamespace
         }
 
+        /// A leaf value belongs to every property it sits in.
         private func addValue(_ value: String) {
-            for index in stack.indices where stack[index] != nil { stack[index]!.values.append(value) }
+            for index in stack.indices where stack[index].property != nil { stack[index].values.append(value) }
+        }
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            prefixes[prefix] = namespaceURI
         }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
             sawElement = true
-            stack.append(isProperty(namespaceURI) ? Open(namespace: namespaceURI!, name: elementName) : nil)
+            stack.append(Open(property: isProperty(namespaceURI) ? (namespaceURI!, elementName) : nil))
             for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
                 guard let colon = name.firstIndex(of: ":"), let namespace = prefixes[String(name[..<colon])],
                       isProperty(namespace) else { continue }
@@ -157,27 +167,16 @@ public enum XMPPacket {
             }
         }
 
-        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-            prefixes[prefix] = namespaceURI
-        }
-
-        /// Attributes arrive with their qualified names; their namespaces come from the mappings.
-        private var prefixes: [String: String] = [:]
-
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard let last = stack.indices.last, stack[last] != nil else { return }
-            stack[last]!.text += string
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].text += string
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            guard let closed = stack.popLast() else { return }
-            guard var property = closed else { return }
-            let text = property.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !text.isEmpty {
-                property.values.append(text)
-                addValue(text)
-            }
-            properties.append(Property(namespace: property.namespace, name: property.name, values: property.values))
+            let text = stack.last?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if !text.isEmpty { addValue(text) }
+            guard let closed = stack.popLast(), let property = closed.property else { return }
+            properties.append(Property(namespace: property.namespace, name: property.name, values: closed.values))
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
@@ -193,7 +192,7 @@ public enum XMPPacket {
     /// it whole (a movie's XMP box). A packet that cannot be parsed counts as carrying location:
     /// what it hides cannot be checked.
     public static func carriesLocation(_ packet: some Collection<UInt8>) -> Bool {
-        (try? locationValues(in: Array(packet)).isEmpty) != true
+        (try? placesPhoto(properties(in: Array(packet)))) ?? true
     }
 
     private static func parse(_ packet: [UInt8]) throws -> XMLDocument {

@@ -148,6 +148,42 @@ final class XMPPacketTests: XCTestCase {
         }
     }
 
+    /// The streaming reader lists attribute and element properties by namespace URI, nested
+    /// ones too, and refuses what `parse` refuses.
+    func testPropertiesListEveryPropertyByNamespace() throws {
+        let packet = Array("""
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+         <rdf:Description rdf:about="" xmlns:g="http://ns.google.com/photos/1.0/camera/"
+           xmlns:C="http://ns.google.com/photos/1.0/container/" xmlns:I="http://ns.google.com/photos/1.0/container/item/"
+           xmlns:e="http://ns.adobe.com/exif/1.0/" g:MotionPhoto="1">
+          <e:UserComment><rdf:Alt><rdf:li xml:lang="x-default">Screenshot</rdf:li></rdf:Alt></e:UserComment>
+          <C:Directory><rdf:Seq><rdf:li rdf:parseType="Resource">
+           <C:Item I:Semantic="MotionPhoto" I:Length="2197"/></rdf:li></rdf:Seq></C:Directory>
+         </rdf:Description></rdf:RDF></x:xmpmeta>
+        """.utf8)
+        let properties = try XMPPacket.properties(in: packet)
+        func values(_ namespace: String, _ name: String) -> [String]? {
+            properties.first { $0.namespace == namespace && $0.name == name }?.values
+        }
+        XCTAssertEqual(values("http://ns.google.com/photos/1.0/camera/", "MotionPhoto"), ["1"])
+        XCTAssertEqual(values("http://ns.adobe.com/exif/1.0/", "UserComment"), ["Screenshot"])
+        XCTAssertEqual(values("http://ns.google.com/photos/1.0/container/item/", "Length"), ["2197"])
+        XCTAssertEqual(values("http://ns.google.com/photos/1.0/container/", "Directory").map(Set.init), ["MotionPhoto", "2197"])
+        XCTAssertFalse(XMPPacket.placesPhoto(properties))
+        XCTAssertFalse(XMPPacket.carriesLocation(packet))
+
+        let located = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmpPacket)
+        XCTAssertTrue(XMPPacket.placesPhoto(try XMPPacket.properties(in: located)))
+
+        for refused in ["", "<x:xmpmeta><rdf:RDF>", "<!DOCTYPE x [<!ENTITY c \"Mainz\">]><r/>"] {
+            XCTAssertThrowsError(try XMPPacket.properties(in: Array(refused.utf8)), refused)
+            XCTAssertTrue(XMPPacket.carriesLocation(Array(refused.utf8)), "what cannot be read counts as location: \(refused)")
+        }
+        for end in stride(from: 0, to: located.count, by: 7) {
+            _ = try? XMPPacket.properties(in: Array(located[..<end]))
+        }
+    }
+
     func testTruncatedPacketsAnswerOrThrowWithoutTrapping() throws {
         let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmpPacket)
         for end in stride(from: 0, to: xmp.count, by: 7) {

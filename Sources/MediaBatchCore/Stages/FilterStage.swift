@@ -11,19 +11,18 @@ struct FilterStage: PipelineStage {
     func run(_ item: ItemContext) throws {
         guard !filter.match.matches(item.facts) else { return }
         if filter.livePhotoVideo == .keepWithStill, let pair = item.input.livePhoto, pair.role == .video,
-           filter.match.matches(stillFacts(pair, of: item)) {
+           stillFacts(pair, of: item).map(filter.match.matches) == true {
             return
         }
         let kinds = MediaKind.allCases.filter(item.facts.kinds.contains).map(\.rawValue)
         item.skip("filtered out (\(item.format.rawValue): \(kinds.joined(separator: ", ")))")
     }
 
-    private func stillFacts(_ pair: LivePhotoPair, of movie: ItemContext) -> MediaFacts {
+    /// Nil when the still has vanished since it was paired.
+    private func stillFacts(_ pair: LivePhotoPair, of movie: ItemContext) -> MediaFacts? {
         let still = InputItem(root: movie.input.root, relativePath: pair.partner, livePhoto: LivePhotoPair(
             role: .still, partner: movie.input.relativePath, contentIdentifier: pair.contentIdentifier))
-        // The still was sniffed when it was paired; it can only have vanished since.
-        let format = (try? FormatSniffer.format(of: still.path)) ?? nil
-        guard let format else { return MediaFacts(relativePath: still.relativePath, format: .jpeg, kinds: []) }
+        guard let format = (try? FormatSniffer.format(of: still.path)) ?? nil else { return nil }
         return MediaClassifier.facts(of: still, format: format, header: try? ItemHeader(path: still.path, format: format))
     }
 }
