@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // C is quarantined here: two system libraries, one shim, and the two thin wrappers that import them.
@@ -21,11 +23,16 @@ let package = Package(
         // Pure Swift from here on.
         .target(name: "PipelineModel"),
         .target(name: "Scheduler"),
+        // What earlier runs did, per item and output: SQLite (WAL) through GRDB; content hashes through swift-crypto.
+        .target(name: "RunState", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
         .target(name: "MetadataKit"),
-        .target(name: "MediaBatchCore", dependencies: ["PipelineModel", "Scheduler", "MetadataKit", "VipsKit", "AVFormatKit"]),
+        .target(name: "MediaBatchCore", dependencies: ["PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
-            "MediaBatchCore", "PipelineModel",
+            "MediaBatchCore", "PipelineModel", "RunState",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -33,9 +40,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
-        .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "VipsKit", "TestSupport"]),
-        .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "VipsKit", "TestSupport"]),
+        .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
+        .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
     ]
 )

@@ -4,7 +4,7 @@
 # are what the tests use to read outputs back independently of libvips.
 set -euo pipefail
 
-packages=(pkg-config libvips-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev
+packages=(pkg-config libsqlite3-dev libvips-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev
           libimage-exiftool-perl ffmpeg "$@")
 
 missing=()

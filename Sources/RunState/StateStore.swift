@@ -1,0 +1,299 @@
+import Foundation
+import GRDB
+
+/// What the last decision about one input was, and what it was decided on.
+public struct ItemRecord: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "items"
+
+    public enum Status: String, Codable, Sendable {
+        /// Outputs written (listed in `outputs`).
+        case ok
+        case failed
+        /// Not for this pipeline (filtered, not media): nothing written.
+        case skipped
+    }
+
+    /// Relative to the input root.
+    public var input: String
+    public var size: Int64
+    public var modified: Int64
+    /// SHA-256 of the input's bytes.
+    public var contentHash: String
+    public var format: String?
+    /// The Live Photo content identifier the item carries, so pairing needs no header read.
+    public var contentIdentifier: String?
+    /// Hash of what shapes this item's outputs: the applicable stages' options and
+    /// mediabatch's output version.
+    public var recipe: String
+    /// Hash of the filter that selected (or skipped) it.
+    public var selection: String
+    public var status: Status
+    /// Why it was skipped, or what failed.
+    public var reason: String?
+    public var errorCode: String?
+    public var errorStage: String?
+    public var milliseconds: Int
+    /// The run that decided it, and the last run that listed it (to find vanished inputs).
+    public var decidedRun: Int64
+    public var seenRun: Int64
+
+    public init(input: String, stamp: FileStamp, contentHash: String, format: String?, contentIdentifier: String?,
+                recipe: String, selection: String, status: Status, reason: String? = nil, errorCode: String? = nil,
+                errorStage: String? = nil, milliseconds: Int, run: Int64) {
+        self.input = input
+        self.size = stamp.size
+        self.modified = stamp.modifiedNanoseconds
+        self.contentHash = contentHash
+        self.format = format
+        self.contentIdentifier = contentIdentifier
+        self.recipe = recipe
+        self.selection = selection
+        self.status = status
+        self.reason = reason
+        self.errorCode = errorCode
+        self.errorStage = errorStage
+        self.milliseconds = milliseconds
+        self.decidedRun = run
+        self.seenRun = run
+    }
+
+    public var stamp: FileStamp { FileStamp(size: size, modifiedNanoseconds: modified) }
+}
+
+/// One file an item wrote, as it was when written: a changed or missing output is redone.
+public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "outputs"
+
+    /// Relative to the output root.
+    public var path: String
+    public var input: String
+    public var contentHash: String
+    public var size: Int64
+    public var modified: Int64
+    /// No longer produced by its input (the filter or the template changed): left on disk until `--prune`.
+    public var stale: Bool
+
+    public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
+        self.path = path
+        self.input = input
+        self.contentHash = contentHash
+        self.size = stamp.size
+        self.modified = stamp.modifiedNanoseconds
+        self.stale = stale
+    }
+
+    public var stamp: FileStamp { FileStamp(size: size, modifiedNanoseconds: modified) }
+}
+
+/// One run, for `mediabatch status`.
+public struct RunRecord: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "runs"
+
+    public var id: Int64?
+    public var startedAt: Date
+    public var finishedAt: Date?
+    public var pipeline: String
+    public var shard: String?
+    public var toolVersion: String
+    public var interrupted: Bool
+    /// The run's report totals, as JSON.
+    public var totals: String?
+}
+
+/// The state database of one output root (or one shard of it): SQLite in WAL mode, one
+/// transaction per item, so a run killed at any moment leaves every item either recorded
+/// with its outputs or not recorded at all.
+public final class StateStore: @unchecked Sendable {
+    public let path: String
+    private let database: any DatabaseWriter
+
+    /// Opens (creating it and its folder) the database at `path`.
+    public init(path: String) throws {
+        self.path = path
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL's NORMAL is crash-safe for the process (SIGKILL loses nothing committed); only
+            // a power loss can roll back the last transactions, which only redoes those items.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        database = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(database)
+    }
+
+    /// Opens an existing database without writing to it (`--dry-run`, `status`); nil when there is none.
+    public init?(readingExisting path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        database = try DatabasePool(path: path, configuration: configuration)
+        let migrated = try database.read { db in try Self.migrator.hasCompletedMigrations(db) }
+        guard migrated else { throw StateStoreError(message: "\(path) is not a mediabatch state database of this version") }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "items") { table in
+                table.primaryKey("input", .text)
+                table.column("size", .integer).notNull()
+                table.column("modified", .integer).notNull()
+                table.column("contentHash", .text).notNull()
+                table.column("format", .text)
+                table.column("contentIdentifier", .text)
+                table.column("recipe", .text).notNull()
+                table.column("selection", .text).notNull()
+                table.column("status", .text).notNull()
+                table.column("reason", .text)
+                table.column("errorCode", .text)
+                table.column("errorStage", .text)
+                table.column("milliseconds", .integer).notNull()
+                table.column("decidedRun", .integer).notNull()
+                table.column("seenRun", .integer).notNull().indexed()
+            }
+            try db.create(table: "outputs") { table in
+                table.primaryKey("path", .text)
+                table.column("input", .text).notNull().indexed()
+                table.column("contentHash", .text).notNull()
+                table.column("size", .integer).notNull()
+                table.column("modified", .integer).notNull()
+                table.column("stale", .boolean).notNull()
+            }
+            try db.create(table: "runs") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("startedAt", .datetime).notNull()
+                table.column("finishedAt", .datetime)
+                table.column("pipeline", .text).notNull()
+                table.column("shard", .text)
+                table.column("toolVersion", .text).notNull()
+                table.column("interrupted", .boolean).notNull()
+                table.column("totals", .text)
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Runs
+
+    public func beginRun(pipeline: String, shard: String?, toolVersion: String) throws -> Int64 {
+        try database.write { db in
+            let run = RunRecord(id: nil, startedAt: Date(), finishedAt: nil, pipeline: pipeline, shard: shard,
+                                toolVersion: toolVersion, interrupted: false, totals: nil)
+            try run.insert(db)
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func finishRun(_ id: Int64, interrupted: Bool, totals: String) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE runs SET finishedAt = ?, interrupted = ?, totals = ? WHERE id = ?",
+                           arguments: [Date(), interrupted, totals, id])
+        }
+    }
+
+    public func lastRun() throws -> RunRecord? {
+        try database.read { db in try RunRecord.order(Column("id").desc).fetchOne(db) }
+    }
+
+    // MARK: Items
+
+    public func item(_ input: String) throws -> ItemRecord? {
+        try database.read { db in try ItemRecord.fetchOne(db, key: input) }
+    }
+
+    public func outputs(of input: String) throws -> [OutputRecord] {
+        try database.read { db in
+            try OutputRecord.filter(Column("input") == input && Column("stale") == false).order(Column("path")).fetchAll(db)
+        }
+    }
+
+    /// The input whose output `path` is, if any (stale outputs included: they still occupy the name).
+    public func owner(ofOutput path: String) throws -> String? {
+        try database.read { db in try OutputRecord.fetchOne(db, key: path)?.input }
+    }
+
+    /// Records an item's decision and its outputs in one transaction. Outputs it had before and
+    /// no longer produces are kept as stale and returned.
+    @discardableResult
+    public func record(_ item: ItemRecord, outputs: [OutputRecord]) throws -> [OutputRecord] {
+        try database.write { db in
+            try item.save(db)
+            let produced = Set(outputs.map(\.path))
+            var stale: [OutputRecord] = []
+            for var previous in try OutputRecord.filter(Column("input") == item.input).fetchAll(db)
+            where !produced.contains(previous.path) {
+                previous.stale = true
+                try previous.update(db)
+                stale.append(previous)
+            }
+            for output in outputs { try output.save(db) }
+            return stale
+        }
+    }
+
+    /// Marks inputs listed by this run whose decision stands (unchanged), with their current
+    /// stamp (a touched but identical file is not hashed again), in one transaction.
+    public func markSeen(_ inputs: [(input: String, stamp: FileStamp)], run: Int64) throws {
+        guard !inputs.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: "UPDATE items SET seenRun = ?, size = ?, modified = ? WHERE input = ?")
+            for (input, stamp) in inputs {
+                try statement.execute(arguments: [run, stamp.size, stamp.modifiedNanoseconds, input])
+            }
+        }
+    }
+
+    /// Items the given run did not list: their inputs vanished (or left this shard or the
+    /// include globs).
+    public func unseen(by run: Int64) throws -> [ItemRecord] {
+        try database.read { db in try ItemRecord.filter(Column("seenRun") < run).order(Column("input")).fetchAll(db) }
+    }
+
+    public func staleOutputs() throws -> [OutputRecord] {
+        try database.read { db in try OutputRecord.filter(Column("stale") == true).order(Column("path")).fetchAll(db) }
+    }
+
+    /// Forgets an item and every output it had.
+    public func forget(input: String) throws {
+        try database.write { db in
+            _ = try ItemRecord.deleteOne(db, key: input)
+            _ = try OutputRecord.filter(Column("input") == input).deleteAll(db)
+        }
+    }
+
+    public func forget(output path: String) throws {
+        try database.write { db in _ = try OutputRecord.deleteOne(db, key: path) }
+    }
+
+    // MARK: Status
+
+    public func countsByStatus() throws -> [ItemRecord.Status: Int] {
+        try database.read { db in
+            var counts: [ItemRecord.Status: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS count FROM items GROUP BY status") {
+                if let status = ItemRecord.Status(rawValue: row["status"]) { counts[status] = row["count"] }
+            }
+            return counts
+        }
+    }
+
+    public func failures() throws -> [ItemRecord] {
+        try database.read { db in
+            try ItemRecord.filter(Column("status") == ItemRecord.Status.failed.rawValue).order(Column("input")).fetchAll(db)
+        }
+    }
+
+    /// SQLite's own consistency check: "ok" or the problems it found.
+    public func integrityCheck() throws -> String {
+        try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+    }
+}
+
+public struct StateStoreError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

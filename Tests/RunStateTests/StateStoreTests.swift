@@ -1,0 +1,75 @@
+import Foundation
+import RunState
+import XCTest
+
+final class StateStoreTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func item(_ input: String, status: ItemRecord.Status = .ok, run: Int64) -> ItemRecord {
+        ItemRecord(input: input, stamp: FileStamp(size: 10, modifiedNanoseconds: 20), contentHash: "h-\(input)",
+                   format: "jpeg", contentIdentifier: nil, recipe: "r", selection: "s", status: status,
+                   milliseconds: 5, run: run)
+    }
+
+    func testRecordsReplaceOutputsAndKeepDroppedOnesAsStale() throws {
+        let store = try StateStore(path: folder.appendingPathComponent("a/state.sqlite").path)
+        let run = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        let stamp = FileStamp(size: 1, modifiedNanoseconds: 2)
+        try store.record(item("x.heic", run: run), outputs: [OutputRecord(path: "x.jpg", input: "x.heic", contentHash: "o", stamp: stamp)])
+        XCTAssertEqual(try store.outputs(of: "x.heic").map(\.path), ["x.jpg"])
+        XCTAssertEqual(try store.owner(ofOutput: "x.jpg"), "x.heic")
+
+        // The template changed: x.heic now writes web/x.jpg; x.jpg stays on disk, stale.
+        let stale = try store.record(item("x.heic", run: run),
+                                     outputs: [OutputRecord(path: "web/x.jpg", input: "x.heic", contentHash: "o", stamp: stamp)])
+        XCTAssertEqual(stale.map(\.path), ["x.jpg"])
+        XCTAssertEqual(try store.outputs(of: "x.heic").map(\.path), ["web/x.jpg"])
+        XCTAssertEqual(try store.staleOutputs().map(\.path), ["x.jpg"])
+        try store.forget(output: "x.jpg")
+        XCTAssertEqual(try store.staleOutputs(), [])
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+
+    func testUnseenItemsAreThoseALaterRunDidNotList() throws {
+        let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+        let first = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try store.record(item(name, run: first), outputs: []) }
+        let second = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        try store.markSeen([("a.jpg", FileStamp(size: 11, modifiedNanoseconds: 30))], run: second)
+        try store.record(item("b.jpg", status: .failed, run: second), outputs: [])
+        XCTAssertEqual(try store.unseen(by: second).map(\.input), ["c.jpg"])
+        XCTAssertEqual(try store.item("a.jpg")?.stamp, FileStamp(size: 11, modifiedNanoseconds: 30), "seen updates the stamp")
+        XCTAssertEqual(try store.countsByStatus(), [.ok: 2, .failed: 1])
+        XCTAssertEqual(try store.failures().map(\.input), ["b.jpg"])
+        try store.finishRun(second, interrupted: false, totals: "{}")
+        XCTAssertEqual(try store.lastRun()?.id, second)
+        XCTAssertNotNil(try store.lastRun()?.finishedAt)
+    }
+
+    func testReadOnlyOpeningFindsNothingWhereThereIsNoDatabase() throws {
+        XCTAssertNil(try StateStore(readingExisting: folder.appendingPathComponent("none.sqlite").path))
+        let path = folder.appendingPathComponent("state.sqlite").path
+        let store = try StateStore(path: path)
+        try store.record(item("a.jpg", run: try store.beginRun(pipeline: "p", shard: nil, toolVersion: "v")), outputs: [])
+        let reader = try XCTUnwrap(try StateStore(readingExisting: path))
+        XCTAssertEqual(try reader.item("a.jpg")?.contentHash, "h-a.jpg")
+        XCTAssertThrowsError(try reader.record(item("b.jpg", run: 1), outputs: []), "a read-only store refuses writes")
+    }
+
+    func testContentHashIsSHA256() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("abc.txt")
+        try Data("abc".utf8).write(to: file)
+        XCTAssertEqual(try ContentHash.ofFile(atPath: file.path),
+                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(ContentHash.of("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
