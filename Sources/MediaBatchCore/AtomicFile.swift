@@ -1,14 +1,16 @@
 import Foundation
 
 /// Writes a file so that it either appears whole or not at all: the content goes to a temporary
-/// name in the destination's folder (same filesystem), then one rename(2) publishes it.
-/// Temporary files are tracked so that an interrupted run can remove them.
+/// file in the run's temporary folder (under the output root: same filesystem), then one
+/// rename(2) publishes it. Temporary files are tracked so that an interrupted run removes
+/// them; a killed run's are in one folder that the next run empties before it starts.
 enum AtomicFile {
-    static func write(to destination: URL, _ produce: (_ temporaryPath: String) throws -> Void) throws {
+    static func write(to destination: URL, via temporaryFolder: URL, _ produce: (_ temporaryPath: String) throws -> Void) throws {
         let folder = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(
-            ".\(destination.lastPathComponent).mediabatch-\(getpid())-\(TemporaryFiles.shared.nextSerial()).tmp").path
+        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+        let temporary = temporaryFolder.appendingPathComponent(
+            "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(destination.lastPathComponent)").path
         TemporaryFiles.shared.register(temporary)
         defer { TemporaryFiles.shared.unregister(temporary) }
         do {
@@ -58,17 +60,22 @@ final class TemporaryFiles: @unchecked Sendable {
     }
 }
 
-/// Output paths already written in this run: two inputs mapping to one output (IMG_1.heic and
-/// IMG_1.jpg both becoming IMG_1.jpg) is reported, never silently overwritten.
+/// Output paths (relative to the output root) taken in this run or recorded by an earlier one:
+/// two inputs mapping to one output (IMG_1.heic and IMG_1.jpg both becoming IMG_1.jpg) is
+/// reported, never silently overwritten, even when the first of them is unchanged and not
+/// written again.
 final class OutputClaims: @unchecked Sendable {
     private let lock = NSLock()
     private var claimed: [String: String] = [:]
+    /// The input an earlier run wrote this output for, if that input is still there; set once
+    /// the run has opened its state database.
+    var recordedOwner: (String) -> String? = { _ in nil }
 
     /// Claims `output` for `input`; returns the input that already holds it, if any.
     func claim(_ output: String, for input: String) -> String? {
         lock.lock()
         defer { lock.unlock() }
-        if let holder = claimed[output] { return holder }
+        if let holder = claimed[output] ?? recordedOwner(output).flatMap({ $0 == input ? nil : $0 }) { return holder }
         claimed[output] = input
         return nil
     }

@@ -9,6 +9,8 @@ final class ItemContext {
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
+    /// SHA-256 of the input, for the state database and `{hash:N}`.
+    let contentHash: String
     /// Read before any stage runs (see `ItemHeader`); `decode` fails the item with its failure.
     let header: Result<ItemHeader, StageFailure>
     /// What the filter decides on, classified from the header.
@@ -32,10 +34,11 @@ final class ItemContext {
     /// Set by `write`: the output, relative to the output root, and its size.
     var output: (path: String, bytes: Int)?
 
-    init(input: InputItem, format: MediaFormat, bytesIn: Int) {
+    init(input: InputItem, format: MediaFormat, bytesIn: Int, contentHash: String) {
         self.input = input
         self.format = format
         self.bytesIn = bytesIn
+        self.contentHash = contentHash
         header = Result { try ItemHeader(path: input.path, format: format) }.mapError {
             $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
         }

@@ -50,6 +50,15 @@ struct ItemHeader {
         if case .video(let probe, _) = content { return probe }
         return nil
     }
+
+    /// The Live Photo content identifier, kept in the state database so that pairing an
+    /// unchanged folder reads no header.
+    var contentIdentifier: String? {
+        switch content {
+        case .image(_, let metadata, _): return metadata.exif?.appleMakerNote?.contentIdentifier
+        case .video(_, let movie): return movie?.contentIdentifier
+        }
+    }
 }
 
 /// Container structure libvips does not expose: a HEIF's auxiliary images and groups, a JPEG's

@@ -26,22 +26,27 @@ public struct LivePhotoPair: Codable, Equatable, Sendable {
 /// put them; only folders holding both a still and a movie cost any header reads.
 public struct LivePhotoPairing<Base: Sequence>: Sequence where Base.Element == InputItem {
     let base: Base
+    let known: (InputItem) -> LivePhotoPairer.KnownHalf?
 
-    public init(_ base: Base) {
+    /// `known` answers from the state database for files unchanged since the last run.
+    init(_ base: Base, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf? = { _ in nil }) {
         self.base = base
+        self.known = known
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(base: base.makeIterator())
+        Iterator(base: base.makeIterator(), known: known)
     }
 
     public struct Iterator: IteratorProtocol {
         var base: Base.Iterator
+        let known: (InputItem) -> LivePhotoPairer.KnownHalf?
         private var lookahead: InputItem?
         private var ready: [InputItem] = []
 
-        init(base: Base.Iterator) {
+        init(base: Base.Iterator, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf?) {
             self.base = base
+            self.known = known
         }
 
         public mutating func next() -> InputItem? {
@@ -56,7 +61,7 @@ public struct LivePhotoPairing<Base: Sequence>: Sequence where Base.Element == I
                     }
                     folder.append(item)
                 }
-                ready = LivePhotoPairer.pair(folder).reversed()
+                ready = LivePhotoPairer.pair(folder, known: known).reversed()
             }
             return ready.popLast()
         }
@@ -64,6 +69,12 @@ public struct LivePhotoPairing<Base: Sequence>: Sequence where Base.Element == I
 }
 
 enum LivePhotoPairer {
+    /// A file's format and content identifier as an earlier run read them.
+    struct KnownHalf {
+        let format: MediaFormat?
+        let contentIdentifier: String?
+    }
+
     private struct Half {
         let index: Int
         let stem: String
@@ -79,17 +90,25 @@ enum LivePhotoPairer {
     }
 
     /// The folder's items with their `livePhoto` set where a pair was found.
-    static func pair(_ items: [InputItem]) -> [InputItem] {
+    static func pair(_ items: [InputItem], known: (InputItem) -> KnownHalf? = { _ in nil }) -> [InputItem] {
         var stills: [Half] = []
         var movies: [Half] = []
+        var knownHalves: [Int: KnownHalf] = [:]
         for (index, item) in items.enumerated() {
-            guard let format = try? FormatSniffer.format(of: item.path), canBeHalf(format) else { continue }
+            let remembered = known(item)
+            knownHalves[index] = remembered
+            guard let format = remembered?.format ?? (try? FormatSniffer.format(of: item.path)) ?? nil, canBeHalf(format)
+            else { continue }
             let half = Half(index: index, stem: item.stem, contentIdentifier: nil)
             if format.isVideo { movies.append(half) } else { stills.append(half) }
         }
         guard !stills.isEmpty, !movies.isEmpty else { return items }
-        stills = stills.map { Half(index: $0.index, stem: $0.stem, contentIdentifier: stillIdentifier(items[$0.index].path)) }
-        movies = movies.map { Half(index: $0.index, stem: $0.stem, contentIdentifier: movieIdentifier(items[$0.index].path)) }
+        func identified(_ half: Half, _ read: (String) -> String?) -> Half {
+            let identifier = knownHalves[half.index].map(\.contentIdentifier) ?? read(items[half.index].path)
+            return Half(index: half.index, stem: half.stem, contentIdentifier: identifier)
+        }
+        stills = stills.map { identified($0, stillIdentifier) }
+        movies = movies.map { identified($0, movieIdentifier) }
 
         var paired = items
         var takenStills: Set<Int> = []

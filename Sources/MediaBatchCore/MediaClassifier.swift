@@ -20,7 +20,9 @@ enum MediaClassifier {
             facts.height = image.height
             facts.make = metadata.exif?.string(ExifTag.make, in: .ifd0)
             facts.model = metadata.exif?.string(ExifTag.model, in: .ifd0)
-            facts.capture = metadata.captureDate.map { .init(date: $0, source: .metadata) }
+            facts.capture = metadata.captureDateText.flatMap(ISODate.parseWithOffset).map {
+                .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds)
+            }
         case .video(let probe, let movie)?:
             facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
             facts.hasLocation = movie?.carriesLocation ?? false
@@ -28,13 +30,14 @@ enum MediaClassifier {
             facts.height = probe.height
             facts.make = movie?.make
             facts.model = movie?.model
-            let tagged = movie?.creationDate.flatMap(ISODate.parse) ?? movie?.creationTime
-            facts.capture = tagged.map { .init(date: $0, source: .metadata) }
+            let tagged = movie?.creationDate.flatMap(ISODate.parseWithOffset) ?? movie?.creationTime.map { ($0, nil) }
+            facts.capture = tagged.map { .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds) }
         case nil:
             break
         }
         if facts.capture == nil, let modified = try? FileManager.default.attributesOfItem(atPath: input.path)[.modificationDate] as? Date {
-            facts.capture = .init(date: modified, source: .fileModified)
+            facts.capture = .init(date: modified, source: .fileModified,
+                                  utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: modified))
         }
         return facts
     }

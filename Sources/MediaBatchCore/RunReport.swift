@@ -7,6 +7,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
         case ok, failed, skipped
         /// `--dry-run`: the item would be processed (its `output` is where it would go).
         case planned
+        /// An earlier run's output stands (input, recipe and output as it left them): nothing done.
+        case unchanged
     }
 
     public struct ErrorInfo: Codable, Equatable, Sendable {
@@ -23,10 +25,12 @@ public struct ItemResult: Codable, Equatable, Sendable {
     /// Set when the item is half of a Live Photo.
     public let livePhoto: LivePhotoPair?
     public let status: Status
+    /// Why it was (or would be) done again, or `unchanged`; absent without a state database.
+    public let change: ItemChange?
     /// Relative to the output root.
     public let output: String?
-    /// Why a skipped item was skipped.
-    public let reason: String?
+    /// Why a skipped item was skipped; a note on an item whose record failed.
+    public internal(set) var reason: String?
     /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
     public let removedMetadata: [String]?
     public let error: ErrorInfo?
@@ -45,8 +49,28 @@ public struct RunReport: Codable, Equatable, Sendable {
         public var failed = 0
         public var skipped = 0
         public var planned = 0
+        public var unchanged = 0
         public var bytesIn = 0
         public var bytesOut = 0
+        /// Items by why they were done (or not): `new`, `inputChanged`, `pipelineChanged`,
+        /// `outputMissing`, `outputAltered`, `failedBefore`, `forced`, `unchanged`.
+        public var changes: [String: Int] = [:]
+
+        init(_ items: [ItemResult]) {
+            for item in items {
+                self.items += 1
+                bytesIn += item.bytesIn
+                bytesOut += item.bytesOut
+                switch item.status {
+                case .ok: ok += 1
+                case .failed: failed += 1
+                case .skipped: skipped += 1
+                case .planned: planned += 1
+                case .unchanged: unchanged += 1
+                }
+                if let change = item.change { changes[change.rawValue, default: 0] += 1 }
+            }
+        }
     }
 
     public let pipeline: String
@@ -58,11 +82,18 @@ public struct RunReport: Codable, Equatable, Sendable {
     public let interrupted: Bool
     /// `--dry-run`: headers were read and nothing was written.
     public let dryRun: Bool
+    /// `INDEX/COUNT` when the run was one shard of the input.
+    public let shard: String?
     public let totals: Totals
     public let items: [ItemResult]
+    /// Outputs whose input vanished (or left the shard or the include globs).
+    public let orphans: [OrphanedOutputs]
+    /// Outputs their input no longer produces (filtered out now, or renamed by a new template),
+    /// still on disk until a run with `--prune`.
+    public let staleOutputs: [String]
 
     init(pipeline: String, inputRoot: URL, outputRoot: URL, startedAt: Date, milliseconds: Int, interrupted: Bool,
-         dryRun: Bool, items: [ItemResult]) {
+         dryRun: Bool, shard: String?, items: [ItemResult], orphans: [OrphanedOutputs], staleOutputs: [String]) {
         self.pipeline = pipeline
         self.inputRoot = inputRoot.path
         self.outputRoot = outputRoot.path
@@ -70,20 +101,41 @@ public struct RunReport: Codable, Equatable, Sendable {
         self.milliseconds = milliseconds
         self.interrupted = interrupted
         self.dryRun = dryRun
+        self.shard = shard
         self.items = items.sorted { $0.input < $1.input }
-        var totals = Totals()
-        for item in items {
-            totals.items += 1
-            totals.bytesIn += item.bytesIn
-            totals.bytesOut += item.bytesOut
-            switch item.status {
-            case .ok: totals.ok += 1
-            case .failed: totals.failed += 1
-            case .skipped: totals.skipped += 1
-            case .planned: totals.planned += 1
+        self.totals = Totals(items)
+        self.orphans = orphans
+        self.staleOutputs = staleOutputs
+    }
+
+    /// The shard reports of one pipeline as one report. Fails when two shards report the same
+    /// input (the shards overlap) or the reports are of different pipelines or roots.
+    public init(merging reports: [RunReport]) throws {
+        guard let first = reports.first else { throw ReportMergeError(message: "no reports to merge") }
+        for report in reports where (report.pipeline, report.inputRoot, report.outputRoot, report.dryRun)
+            != (first.pipeline, first.inputRoot, first.outputRoot, first.dryRun) {
+            throw ReportMergeError(message: "the reports are of different runs: \(first.pipeline) over \(first.inputRoot) and \(report.pipeline) over \(report.inputRoot)")
+        }
+        var owners: [String: String] = [:]
+        for report in reports {
+            for item in report.items {
+                if let other = owners.updateValue(report.shard ?? "unsharded", forKey: item.input) {
+                    throw ReportMergeError(message: "\(item.input) is in shard \(other) and shard \(report.shard ?? "unsharded"): the shards overlap")
+                }
             }
         }
-        self.totals = totals
+        pipeline = first.pipeline
+        inputRoot = first.inputRoot
+        outputRoot = first.outputRoot
+        startedAt = reports.map(\.startedAt).min()!
+        milliseconds = reports.map(\.milliseconds).max()!
+        interrupted = reports.contains(where: \.interrupted)
+        dryRun = first.dryRun
+        shard = nil
+        items = reports.flatMap(\.items).sorted { $0.input < $1.input }
+        totals = Totals(items)
+        orphans = reports.flatMap(\.orphans).sorted { $0.input < $1.input }
+        staleOutputs = reports.flatMap(\.staleOutputs).sorted()
     }
 
     public func jsonData() throws -> Data {
@@ -98,11 +150,27 @@ public struct RunReport: Codable, Equatable, Sendable {
         let rate = seconds > 0 ? Double(totals.ok + totals.failed + totals.planned) / seconds : 0
         var line = "\(totals.items) items: "
         line += dryRun ? "\(totals.planned) would be processed" : "\(totals.ok) ok"
+        if totals.unchanged > 0 { line += ", \(totals.unchanged) unchanged" }
         line += ", \(totals.failed) failed, \(totals.skipped) skipped"
         line += String(format: " in %.1f s (%.1f items/s), %@ in, %@ out", seconds, rate,
                        ByteSize.format(totals.bytesIn), ByteSize.format(totals.bytesOut))
         if interrupted { line += "; interrupted before all inputs were processed" }
+        let orphaned = orphans.reduce(0) { $0 + $1.outputs.count }
+        if orphaned > 0 {
+            line += orphans.first!.removed ? "; removed \(orphaned) outputs of vanished inputs"
+                                           : "; \(orphaned) outputs of vanished inputs (--prune removes them)"
+        }
+        if !staleOutputs.isEmpty { line += "; \(staleOutputs.count) stale outputs (--prune removes them)" }
         if dryRun { line += "; dry run: nothing written" }
         return line
+    }
+}
+
+public struct ReportMergeError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
     }
 }

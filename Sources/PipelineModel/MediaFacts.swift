@@ -11,10 +11,14 @@ public struct MediaFacts: Equatable, Sendable {
 
         public var date: Date
         public var source: Source
+        /// The UTC offset the capturing clock was set to, when the metadata says; nil reads
+        /// `date` as UTC (as zone-less dates are).
+        public var utcOffsetSeconds: Int?
 
-        public init(date: Date, source: Source) {
+        public init(date: Date, source: Source, utcOffsetSeconds: Int? = nil) {
             self.date = date
             self.source = source
+            self.utcOffsetSeconds = utcOffsetSeconds
         }
     }
 
@@ -54,6 +58,11 @@ public struct MediaFacts: Equatable, Sendable {
 /// times.
 public enum ISODate {
     public static func parse(_ text: String) -> Date? {
+        parseWithOffset(text)?.date
+    }
+
+    /// The instant and, when the text names a zone, its offset from UTC in seconds.
+    public static func parseWithOffset(_ text: String) -> (date: Date, utcOffsetSeconds: Int?)? {
         let characters = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
@@ -75,7 +84,7 @@ public enum ISODate {
         guard let year = number(4), skip(UInt8(ascii: "-")), let month = number(2), skip(UInt8(ascii: "-")),
               let day = number(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
         (components.year, components.month, components.day) = (year, month, day)
-        var offsetSeconds = 0
+        var offsetSeconds: Int?
         if skip(UInt8(ascii: "T")) || skip(UInt8(ascii: " ")) {
             guard let hour = number(2), skip(UInt8(ascii: ":")), let minute = number(2), hour < 24, minute < 60 else { return nil }
             (components.hour, components.minute) = (hour, minute)
@@ -102,7 +111,7 @@ public enum ISODate {
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         guard let date = calendar.date(from: components),
               calendar.component(.day, from: date) == day else { return nil } // no 31 February
-        return date.addingTimeInterval(TimeInterval(-offsetSeconds))
+        return (date.addingTimeInterval(TimeInterval(-(offsetSeconds ?? 0))), offsetSeconds)
     }
 }
 

@@ -1,13 +1,48 @@
-/// The `write.path` template: literal text with `{dir}`, `{stem}` and `{ext}` placeholders,
-/// always relative to the output root and never able to climb out of it.
-public struct PathTemplate: Equatable, Sendable {
-    public enum Placeholder: String, CaseIterable, Sendable {
-        case dir, stem, ext
-    }
+import Foundation
 
+/// The `write.path` template: literal text with placeholders, always relative to the output
+/// root and never able to climb out of it.
+///
+/// - `{dir}`, `{stem}`, `{ext}`: the input's folder (relative to the input root), its name
+///   without extension, the output format's extension;
+/// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture date as the camera's clock
+///   read it (tokens `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`; falls back to the file's time);
+/// - `{hash:8}`: the first 8 (4–64) hex digits of the input's SHA-256; `{hash}` is all 64.
+public struct PathTemplate: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case literal(String)
-        case placeholder(Placeholder)
+        case dir, stem, ext
+        case date([DateToken])
+        case hash(length: Int)
+    }
+
+    enum DateToken: Equatable, Sendable {
+        case literal(String)
+        case field(Calendar.Component, digits: Int)
+
+        static let fields: [(String, Calendar.Component)] = [
+            ("yyyy", .year), ("MM", .month), ("dd", .day), ("HH", .hour), ("mm", .minute), ("ss", .second),
+        ]
+    }
+
+    /// What one item fills the placeholders with.
+    public struct Values: Sendable {
+        public var dir: String
+        public var stem: String
+        public var ext: String
+        /// The capture instant and the UTC offset its clock was set to (nil: read as UTC).
+        public var captured: (date: Date, utcOffsetSeconds: Int?)?
+        /// The input's SHA-256 in hex.
+        public var contentHash: String?
+
+        public init(dir: String, stem: String, ext: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
+                    contentHash: String? = nil) {
+            self.dir = dir
+            self.stem = stem
+            self.ext = ext
+            self.captured = captured
+            self.contentHash = contentHash
+        }
     }
 
     public let text: String
@@ -25,20 +60,55 @@ public struct PathTemplate: Equatable, Sendable {
         while let open = rest.firstIndex(of: "{") {
             if open > rest.startIndex { pieces.append(.literal(String(rest[..<open]))) }
             guard let close = rest[open...].firstIndex(of: "}") else { throw TemplateError("unclosed \"{\" in \"\(text)\"") }
-            let name = String(rest[rest.index(after: open)..<close])
-            guard let placeholder = Placeholder(rawValue: name) else {
-                let known = Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")
-                throw TemplateError("unknown placeholder {\(name)}; expected \(known)")
-            }
-            pieces.append(.placeholder(placeholder))
+            pieces.append(try Self.placeholder(String(rest[rest.index(after: open)..<close])))
             rest = rest[rest.index(after: close)...]
         }
         if !rest.isEmpty { pieces.append(.literal(String(rest))) }
-        guard pieces.contains(.placeholder(.stem)) else {
-            throw TemplateError("expected {stem} in \"\(text)\", or every item would be written to the same file")
+        guard pieces.contains(where: { $0 == .stem || { if case .hash = $0 { return true } else { return false } }($0) }) else {
+            throw TemplateError("expected {stem} or {hash:N} in \"\(text)\", or every item would be written to the same file")
         }
         self.text = text
         self.pieces = pieces
+    }
+
+    private static func placeholder(_ name: String) throws -> Piece {
+        switch name {
+        case "dir": return .dir
+        case "stem": return .stem
+        case "ext": return .ext
+        case "hash": return .hash(length: 64)
+        default: break
+        }
+        if name.hasPrefix("hash:") {
+            guard let length = Int(name.dropFirst(5)), (4...64).contains(length) else {
+                throw TemplateError("{\(name)}: expected {hash:N} with N from 4 to 64 hex digits")
+            }
+            return .hash(length: length)
+        }
+        if name.hasPrefix("date:") {
+            return .date(try dateTokens(String(name.dropFirst(5)), placeholder: name))
+        }
+        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd} or {hash:N}")
+    }
+
+    private static func dateTokens(_ pattern: String, placeholder: String) throws -> [DateToken] {
+        var tokens: [DateToken] = []
+        var rest = Substring(pattern)
+        while !rest.isEmpty {
+            if let (spelling, component) = DateToken.fields.first(where: { rest.hasPrefix($0.0) }) {
+                tokens.append(.field(component, digits: spelling.count))
+                rest = rest.dropFirst(spelling.count)
+            } else if let separator = rest.first, "-_. ".contains(separator) {
+                tokens.append(.literal(String(separator)))
+                rest = rest.dropFirst()
+            } else {
+                throw TemplateError("{\(placeholder)}: expected date fields yyyy, MM, dd, HH, mm, ss separated by - _ . or space")
+            }
+        }
+        guard tokens.contains(where: { if case .field = $0 { return true } else { return false } }) else {
+            throw TemplateError("{\(placeholder)}: expected at least one date field (yyyy, MM, dd, HH, mm, ss)")
+        }
+        return tokens
     }
 
     struct TemplateError: Error {
@@ -46,17 +116,36 @@ public struct PathTemplate: Equatable, Sendable {
         init(_ message: String) { self.message = message }
     }
 
-    /// Expands the template. `dir` is the input's folder relative to the input root ("" at the top).
-    public func render(dir: String, stem: String, ext: String) -> String {
+    public var usesCaptureDate: Bool { pieces.contains { if case .date = $0 { return true } else { return false } } }
+
+    /// Expands the template.
+    public func render(_ values: Values) -> String {
         let expanded = pieces.map { piece -> String in
             switch piece {
             case .literal(let text): return text
-            case .placeholder(.dir): return dir
-            case .placeholder(.stem): return stem
-            case .placeholder(.ext): return ext
+            case .dir: return values.dir
+            case .stem: return values.stem
+            case .ext: return values.ext
+            case .hash(let length): return String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
+            case .date(let tokens): return Self.format(values.captured, tokens)
             }
         }.joined()
         // An empty {dir} leaves "/stem.jpg" or "a//b": collapse the empty components.
         return expanded.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+    }
+
+    /// The wall-clock fields of the capture date; "unknown" when the item has none.
+    private static func format(_ captured: (date: Date, utcOffsetSeconds: Int?)?, _ tokens: [DateToken]) -> String {
+        guard let captured else { return "unknown" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: captured.utcOffsetSeconds ?? 0) ?? TimeZone(secondsFromGMT: 0)!
+        return tokens.map { token -> String in
+            switch token {
+            case .literal(let text): return text
+            case .field(let component, let digits):
+                let value = String(calendar.component(component, from: captured.date))
+                return String(repeating: "0", count: max(0, digits - value.count)) + value
+            }
+        }.joined()
     }
 }

@@ -18,6 +18,11 @@ public enum Vips {
         try startup.get()
     }
 
+    /// "8.14": outputs can change between libvips releases, so the state database records it.
+    public static var version: String {
+        "\(vips_version(0)).\(vips_version(1))"
+    }
+
     /// Frees libvips' per-thread buffers. Dispatch reuses threads, so call this at the end of each
     /// work item that touched libvips, or its per-thread state accumulates.
     public static func endWorkItem() {

@@ -19,10 +19,10 @@ final class ProgressReporter: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private static let logInterval = 10.0
 
-    init(counting walker: InputWalker, budget: ByteSize) {
+    init(counting items: some Sequence<InputItem>, budget: ByteSize) {
         self.budget = budget
         DispatchQueue.global(qos: .utility).async { [self] in
-            let count = walker.reduce(0) { count, _ in count + 1 }
+            let count = items.reduce(0) { count, _ in count + 1 }
             lock.lock()
             total = count
             lock.unlock()

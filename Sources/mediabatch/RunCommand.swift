@@ -36,11 +36,49 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress: print only per-item errors and the final summary.")
     var quiet = false
 
-    @Flag(help: "Read headers, classify and filter, and list what would be written (stdout); write nothing.")
+    @Option(help: ArgumentHelp("Report format: json or junit (failed items as failed test cases).", valueName: "format"))
+    var reportFormat: ReportFormat = .json
+
+    @Option(help: "Write Prometheus text-format metrics (node_exporter's textfile collector) to this file.")
+    var metrics: String?
+
+    @Flag(help: "Read headers, classify and filter, and list what would be done (stdout): new, changed, unchanged, filtered, failed-before; write nothing.")
     var dryRun = false
+
+    @Option(help: "The state database (default: OUTPUT/.mediabatch/state.sqlite, one per shard).")
+    var state: String?
+
+    @Flag(help: "Redo every item, whatever the state database says.")
+    var force = false
+
+    @Flag(help: "Remove outputs whose input vanished or no longer produces them.")
+    var prune = false
+
+    @Option(help: ArgumentHelp("Run only part INDEX of COUNT (e.g. 0/4). Default: from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX.",
+                               valueName: "INDEX/COUNT"))
+    var shard: String?
+
+    @Option(help: "How many shards there are, for JOB_COMPLETION_INDEX and AWS_BATCH_JOB_ARRAY_INDEX (default: MEDIABATCH_SHARD_COUNT).")
+    var shardCount: Int?
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, junit
+    }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
+        if dryRun && (force || prune) { throw ValidationError("--dry-run writes nothing: it cannot be combined with --force or --prune") }
+        _ = try resolvedShard()
+    }
+
+    /// `--shard`, else the array-job environment; nil runs everything.
+    func resolvedShard() throws -> Shard? {
+        do {
+            if let shard { return try Shard(parsing: shard) }
+            return try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount)
+        } catch let error as ShardError {
+            throw ValidationError("--shard: \(error)")
+        }
     }
 
     func run() throws {
@@ -54,15 +92,20 @@ struct RunCommand: ParsableCommand {
             printError("error: no output folder: set output.root in \(pipeline) or pass --output")
             throw ExitCode(ExitStatus.invalid)
         }
-        let options = RunOptions(
+        var options = RunOptions(
             inputRoot: inputRoot, outputRoot: outputRoot,
             concurrency: jobs ?? loaded.limits.concurrency ?? AvailableCPUs.count,
             memoryBudget: memoryBudget ?? loaded.limits.memoryBudget,
             pipelineName: pipeline, dryRun: dryRun)
+        options.force = force
+        options.prune = prune
+        options.shard = try resolvedShard()
+        options.statePath = state.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
 
+        let shard = options.shard
         let progress = quiet ? nil : ProgressReporter(
             counting: InputWalker(root: options.inputRoot, include: loaded.input.include, exclude: loaded.input.exclude,
-                                  skipping: options.outputRoot),
+                                  skipping: options.outputRoot).lazy.filter { shard?.contains($0) ?? true },
             budget: options.memoryBudget)
         let runner = PipelineRunner(pipeline: loaded, options: options) { result in
             progress?.itemFinished(result)
@@ -87,9 +130,20 @@ struct RunCommand: ParsableCommand {
         }
         if let report {
             do {
-                try result.jsonData().write(to: URL(fileURLWithPath: report), options: .atomic)
+                try createParentFolder(of: report)
+                let data = reportFormat == .junit ? JUnitReport.xml(result) : try result.jsonData()
+                try data.write(to: URL(fileURLWithPath: report), options: .atomic)
             } catch {
                 printError("error: cannot write the report to \(report): \(error.localizedDescription)")
+            }
+        }
+        if let metrics {
+            do {
+                try createParentFolder(of: metrics)
+                try PrometheusMetrics.text(result, peakMemoryBytes: PeakMemory.bytes)
+                    .write(toFile: metrics, atomically: true, encoding: .utf8)
+            } catch {
+                printError("error: cannot write the metrics to \(metrics): \(error.localizedDescription)")
             }
         }
         if dryRun && !quiet {
@@ -103,16 +157,32 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// One stdout line per item of a `--dry-run`: what would happen to it and what it is.
+private func createParentFolder(of path: String) throws {
+    try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                            withIntermediateDirectories: true)
+}
+
+/// One stdout line per item of a `--dry-run`: what would happen to it, why, and what it is.
+/// The first word is `new`, `changed`, `failed-before` (would be written), `unchanged`,
+/// `filtered` or `skip`.
 enum DryRunListing {
     static func line(for result: ItemResult) -> String? {
         let kinds = result.kinds.map { " [\($0.map(\.rawValue).joined(separator: ", "))]" } ?? ""
+        let pair = result.livePhoto.map { " (Live Photo \($0.role.rawValue) of \($0.partner))" } ?? ""
         switch result.status {
         case .planned:
-            let pair = result.livePhoto.map { " (Live Photo \($0.role.rawValue) of \($0.partner))" } ?? ""
-            return "write \(result.input) -> \(result.output ?? "(no output)")\(kinds)\(pair)"
+            let word: String
+            switch result.change ?? .new {
+            case .new: word = "new"
+            case .failedBefore: word = "failed-before"
+            case let change: word = "changed (\(change.rawValue))"
+            }
+            return "\(word) \(result.input) -> \(result.output ?? "(no output)")\(kinds)\(pair)"
+        case .unchanged:
+            return "unchanged \(result.input) -> \(result.output ?? "(no output)")"
         case .skipped:
-            return "skip  \(result.input): \(result.reason ?? "")"
+            let word = result.reason?.hasPrefix("filtered") == true ? "filtered" : "skip"
+            return "\(word) \(result.input): \(result.reason ?? "")"
         case .failed, .ok:
             return nil // failures are reported on stderr as in a real run
         }

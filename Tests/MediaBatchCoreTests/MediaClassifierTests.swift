@@ -105,16 +105,16 @@ final class MediaClassifierTests: XCTestCase {
         XCTAssertEqual(pug.make, "Apple")
         XCTAssertEqual(pug.model, "iPhone 13 Pro")
         XCTAssertEqual(pug.pixels, 4032 * 3024)
-        XCTAssertEqual(pug.capture, .init(date: ISODate.parse("2023-02-21T14:33:08+03:00")!, source: .metadata))
+        XCTAssertEqual(pug.capture, .init(date: ISODate.parse("2023-02-21T14:33:08+03:00")!, source: .metadata, utcOffsetSeconds: 10800))
 
         let movie = try facts("samples/livephoto/train.mov")
         XCTAssertTrue(movie.hasLocation)
-        XCTAssertEqual(movie.capture, .init(date: ISODate.parse("2021-04-10T11:43:59+0100")!, source: .metadata))
+        XCTAssertEqual(movie.capture, .init(date: ISODate.parse("2021-04-10T11:43:59+0100")!, source: .metadata, utcOffsetSeconds: 3600))
         XCTAssertEqual(movie.width, 1440)
 
         // No Apple creation date: mvhd's creation time.
         let mp4 = try facts("samples/video/with-gps_xyz.mp4")
-        XCTAssertEqual(mp4.capture, .init(date: ISODate.parse("2017-02-22T08:20:28Z")!, source: .metadata))
+        XCTAssertEqual(mp4.capture, .init(date: ISODate.parse("2017-02-22T08:20:28Z")!, source: .metadata), "from mvhd: an instant, no zone")
 
         // No capture date at all: the file's modification time, and the facts say so.
         let screenshot = try facts("samples/png/macos_screenshot_exif.png")

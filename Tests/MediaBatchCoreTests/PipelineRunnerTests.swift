@@ -156,7 +156,8 @@ final class PipelineRunnerTests: XCTestCase {
         XCTAssertEqual(result(report, "apple_iphone_4.jpg")?.status, .ok)
         XCTAssertEqual(result(report, "IMG_1034.heic")?.status, .ok)
         let written = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
-        XCTAssertEqual(written, ["IMG_1034.jpg", "apple_iphone_4.jpg"], "no partial outputs, no temporary files")
+        XCTAssertEqual(written, [".mediabatch", "IMG_1034.jpg", "apple_iphone_4.jpg"], "no partial outputs")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path + "/.mediabatch/tmp/all"), [], "no temporary files")
         XCTAssertTrue(result(report, "empty.heic")?.error?.message.contains("empty") ?? false)
         let truncated = result(report, "Landscape_1_truncated_200k.jpg")?.error?.message ?? ""
         XCTAssertTrue(truncated.contains("Premature end"), truncated)

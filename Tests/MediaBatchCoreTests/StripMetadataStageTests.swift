@@ -105,7 +105,7 @@ final class StripMetadataStageTests: XCTestCase {
         let files = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter {
             var isFolder: ObjCBool = false
             FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path, isDirectory: &isFolder)
-            return !isFolder.boolValue
+            return !isFolder.boolValue && !$0.hasPrefix(".mediabatch/state")
         }
         XCTAssertEqual(files, [], "no output, no temporary file")
     }

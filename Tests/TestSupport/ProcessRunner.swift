@@ -7,8 +7,10 @@ public struct ProcessResult {
     public let stderr: String
 }
 
-public func runProcess(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> ProcessResult {
+public func runProcess(_ executable: String, _ arguments: [String], in folder: URL? = nil,
+                       environment: [String: String] = [:]) throws -> ProcessResult {
     let process = Process()
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
     process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
     if let folder { process.currentDirectoryURL = folder }

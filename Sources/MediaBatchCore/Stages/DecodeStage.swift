@@ -8,6 +8,9 @@ struct DecodeStage: PipelineStage {
     var name: Stage.Name { .decode }
     var readsPixels: Bool { false }
 
+    /// `maxPixels` decides whether, not how: an output does not depend on it.
+    func recipe(for format: MediaFormat) -> String? { Stage.decode.fingerprint }
+
     func run(_ item: ItemContext) throws {
         switch try item.header.get().content {
         case .video(let probe, _):

@@ -9,6 +9,10 @@ struct DownsampleStage: PipelineStage {
     var name: Stage.Name { .downsample }
     var readsPixels: Bool { true }
 
+    func recipe(for format: MediaFormat) -> String? {
+        format.isVideo ? nil : Stage.downsample(maxPixelSize: maxPixelSize).fingerprint
+    }
+
     func run(_ item: ItemContext) throws {
         guard item.image != nil else { return }
         do {

@@ -8,6 +8,12 @@ struct FilterStage: PipelineStage {
     var name: Stage.Name { .filter }
     var readsPixels: Bool { false }
 
+    /// Nil: the filter decides whether an item is written, not how (see `selection`).
+    func recipe(for format: MediaFormat) -> String? { nil }
+
+    /// What an earlier decision to select or skip an item was made on.
+    var selection: String { Stage.filter(filter).fingerprint }
+
     func run(_ item: ItemContext) throws {
         guard !filter.match.matches(item.facts) else { return }
         if filter.livePhotoVideo == .keepWithStill, let pair = item.input.livePhoto, pair.role == .video,

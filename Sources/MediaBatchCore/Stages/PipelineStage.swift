@@ -8,12 +8,17 @@ protocol PipelineStage {
     /// Header stages (filter, decode) run before admission: they decide whether an item runs and
     /// what it will cost. Pixel stages run once the scheduler has admitted it.
     var readsPixels: Bool { get }
+    /// What this stage contributes to the outputs of an item of `format` (its fingerprint), or
+    /// nil when it does not apply to it: the state database redoes an item when this changes.
+    func recipe(for format: MediaFormat) -> String?
     func run(_ item: ItemContext) throws
 }
 
 /// What stages need to know about the run beyond their own options.
 struct RunEnvironment {
     let outputRoot: URL
+    /// Where outputs are written before being renamed into place (same filesystem).
+    let temporaryFolder: URL
     let limits: Pipeline.Limits
     let claims: OutputClaims
 }
@@ -28,7 +33,7 @@ enum StageFactory {
             case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
             case .transcode(let options): return TranscodeStage(options: options)
             case .stripMetadata(let groups): return StripMetadataStage(groups: groups)
-            case .write(let options): return WriteStage(options: options, outputRoot: environment.outputRoot, claims: environment.claims)
+            case .write(let options): return WriteStage(options: options, environment: environment)
             }
         }
     }

@@ -8,6 +8,10 @@ struct StripMetadataStage: PipelineStage {
     var name: Stage.Name { .stripMetadata }
     var readsPixels: Bool { true }
 
+    func recipe(for format: MediaFormat) -> String? {
+        Stage.stripMetadata(groups).fingerprint
+    }
+
     func run(_ item: ItemContext) throws {
         if var metadata = item.metadata {
             for group in MetadataGroup.allCases where groups.contains(group) {

@@ -9,6 +9,10 @@ struct TranscodeStage: PipelineStage {
     var name: Stage.Name { .transcode }
     var readsPixels: Bool { true }
 
+    func recipe(for format: MediaFormat) -> String? {
+        options.applies(to: format) ? Stage.transcode(options).fingerprint : nil
+    }
+
     func run(_ item: ItemContext) throws {
         guard let image = item.image, options.applies(to: item.format) else { return }
         let profile = image.blob("icc-profile-data")

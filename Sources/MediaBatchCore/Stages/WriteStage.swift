@@ -9,23 +9,26 @@ import VipsKit
 /// their location metadata when `stripMetadata` asked.
 struct WriteStage: PipelineStage {
     let options: Stage.Write
-    let outputRoot: URL
-    let claims: OutputClaims
+    let environment: RunEnvironment
     var name: Stage.Name { .write }
     var readsPixels: Bool { true }
 
+    func recipe(for format: MediaFormat) -> String? {
+        Stage.write(options).fingerprint
+    }
+
     func run(_ item: ItemContext) throws {
         guard item.image != nil || item.video != nil else { return }
-        let relative = Self.relativeOutput(options.path, for: item.input, format: item.outputFormat)
-        let destination = outputRoot.appendingPathComponent(relative).standardizedFileURL
+        let relative = Self.relativeOutput(options.path, for: item, format: item.outputFormat)
+        let destination = environment.outputRoot.appendingPathComponent(relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
-        if let holder = claims.claim(destination.path, for: item.input.relativePath) {
+        if let holder = environment.claims.claim(relative, for: item.input.relativePath) {
             throw StageFailure(.outputCollision, "\(relative) is already the output of \(holder)")
         }
         do {
-            try AtomicFile.write(to: destination) { temporary in
+            try AtomicFile.write(to: destination, via: environment.temporaryFolder) { temporary in
                 if let image = item.image {
                     try writeImage(image, item.metadata, format: item.outputFormat, quality: item.quality, to: temporary)
                 } else if item.stripVideoLocation, let video = item.video {
@@ -49,11 +52,14 @@ struct WriteStage: PipelineStage {
 
     /// Where an item's output goes, relative to the output root. A Live Photo's movie is named
     /// after its still, so the pair stays a pair whatever the still becomes.
-    static func relativeOutput(_ template: PathTemplate, for input: InputItem, format: MediaFormat) -> String {
+    static func relativeOutput(_ template: PathTemplate, for item: ItemContext, format: MediaFormat) -> String {
+        let input = item.input
         let namedAfter = input.livePhoto.flatMap { pair in
             pair.role == .video ? InputItem(root: input.root, relativePath: pair.partner) : nil
         } ?? input
-        return template.render(dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: format.fileExtension)
+        return template.render(PathTemplate.Values(
+            dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: format.fileExtension,
+            captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) }, contentHash: item.contentHash))
     }
 
     private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, format: MediaFormat, quality: Int, to path: String) throws {

@@ -1,0 +1,203 @@
+import Foundation
+import PipelineModel
+import RunState
+
+/// Why an item is done again, or that it is not: the incremental part of an item's report.
+public enum ItemChange: String, Codable, Sendable, CaseIterable {
+    /// No earlier run decided it.
+    case new
+    /// Its bytes differ from the last run's (size and time differ, and so does the hash).
+    case inputChanged
+    /// A stage that shapes its output, the filter, or mediabatch's output version changed.
+    case pipelineChanged
+    case outputMissing
+    /// The output's bytes are not those the last run wrote.
+    case outputAltered
+    /// It failed last time: failures are always tried again.
+    case failedBefore
+    /// `--force`.
+    case forced
+    /// The last run's decision stands; nothing is read or written.
+    case unchanged
+}
+
+/// The outputs a run found without a current input.
+public struct OrphanedOutputs: Codable, Equatable, Sendable {
+    /// The input that produced them, relative to the input root.
+    public let input: String
+    /// Relative to the output root.
+    public let outputs: [String]
+    /// Whether they were removed (`--prune`).
+    public let removed: Bool
+}
+
+/// The state database as one run sees it: what an item's last decision was and whether it still
+/// stands, and the record of each new decision, one transaction per item.
+final class RunLedger: @unchecked Sendable {
+    /// What an item's decision depends on beyond its bytes.
+    struct Fingerprints {
+        /// The output version and every stage that applies to it.
+        let recipe: String
+        /// The filter (and, for a Live Photo movie kept with its still, the still's stamp).
+        let selection: String
+    }
+
+    struct Assessment {
+        let stamp: FileStamp
+        /// Set when the content had to be hashed to compare it.
+        let contentHash: String?
+        let previous: ItemRecord?
+        let change: ItemChange
+        /// Only the filter changed: if it still selects the item, the outputs stand.
+        let outputsStandIfSelected: Bool
+    }
+
+    /// What is recorded for an item besides its result.
+    struct Entry {
+        let stamp: FileStamp
+        let contentHash: String
+        let format: MediaFormat?
+        let contentIdentifier: String?
+        let fingerprints: Fingerprints
+    }
+
+    private let store: StateStore?
+    private let run: Int64
+    private let outputRoot: URL
+    private let force: Bool
+    private let prune: Bool
+    private let writes: Bool
+    private let lock = NSLock()
+    private var seen: [(input: String, stamp: FileStamp)] = []
+
+    /// `store` is nil for a dry run over an output root that has no database yet.
+    init(store: StateStore?, run: Int64, outputRoot: URL, force: Bool, prune: Bool, writes: Bool) {
+        self.store = store
+        self.run = run
+        self.outputRoot = outputRoot
+        self.force = force
+        self.prune = prune
+        self.writes = writes
+    }
+
+    /// Compares the item with its last decision, reading nothing of it but its stamp unless the
+    /// stamp changed.
+    func assess(_ input: InputItem, stamp: FileStamp, fingerprints: (MediaFormat?) -> Fingerprints) -> Assessment {
+        func verdict(_ change: ItemChange, hash: String? = nil, previous: ItemRecord? = nil, standIfSelected: Bool = false) -> Assessment {
+            Assessment(stamp: stamp, contentHash: hash, previous: previous, change: change, outputsStandIfSelected: standIfSelected)
+        }
+        guard let previous = try? store?.item(input.relativePath) else { return verdict(.new) }
+        var hash: String?
+        if previous.stamp != stamp {
+            hash = try? ContentHash.ofFile(atPath: input.path)
+            guard hash == previous.contentHash else { return verdict(.inputChanged, hash: hash, previous: previous) }
+        }
+        if force { return verdict(.forced, hash: hash, previous: previous) }
+        if previous.status == .failed { return verdict(.failedBefore, hash: hash, previous: previous) }
+        let current = fingerprints(previous.format.flatMap(MediaFormat.init(rawValue:)))
+        guard previous.recipe == current.recipe else { return verdict(.pipelineChanged, hash: hash, previous: previous) }
+        if previous.status == .ok, let damage = outputDamage(of: input.relativePath) {
+            return verdict(damage, hash: hash, previous: previous)
+        }
+        guard previous.selection == current.selection else {
+            return verdict(.pipelineChanged, hash: hash, previous: previous, standIfSelected: previous.status == .ok)
+        }
+        return verdict(.unchanged, hash: hash, previous: previous)
+    }
+
+    /// Missing or altered outputs of the item's last run, if any.
+    private func outputDamage(of input: String) -> ItemChange? {
+        for output in (try? store?.outputs(of: input)) ?? [] {
+            let path = outputRoot.appendingPathComponent(output.path).path
+            guard let stamp = FileStamp(path: path) else { return .outputMissing }
+            if stamp != output.stamp, (try? ContentHash.ofFile(atPath: path)) != output.contentHash { return .outputAltered }
+        }
+        return nil
+    }
+
+    /// The outputs the last run recorded for `input`, relative to the output root.
+    func recordedOutputs(of input: String) -> [String] {
+        ((try? store?.outputs(of: input)) ?? []).map(\.path)
+    }
+
+    /// What pairing needs of an unchanged file, from the last run instead of its header.
+    func knownHalf(_ item: InputItem) -> LivePhotoPairer.KnownHalf? {
+        guard let stamp = FileStamp(path: item.path), let previous = try? store?.item(item.relativePath),
+              previous.stamp == stamp, previous.status != .failed else { return nil }
+        return LivePhotoPairer.KnownHalf(format: previous.format.flatMap(MediaFormat.init(rawValue:)),
+                                         contentIdentifier: previous.contentIdentifier)
+    }
+
+    /// The input an earlier run wrote `output` for, while that input is still there.
+    func recordedOwner(ofOutput output: String, inputRoot: URL) -> String? {
+        guard let owner = try? store?.owner(ofOutput: output),
+              FileManager.default.fileExists(atPath: inputRoot.appendingPathComponent(owner).path) else { return nil }
+        return owner
+    }
+
+    /// The last decision stands: remember that this run saw the item (batched).
+    func markSeen(_ input: String, stamp: FileStamp) {
+        guard writes, store != nil else { return }
+        lock.lock()
+        seen.append((input, stamp))
+        let batch = seen.count >= 512 ? seen : []
+        if !batch.isEmpty { seen.removeAll(keepingCapacity: true) }
+        lock.unlock()
+        try? store?.markSeen(batch, run: run)
+    }
+
+    /// Records a decision and its output; returns the item's earlier outputs it no longer
+    /// produces (removed with `--prune`).
+    func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, output: String?, reason: String?,
+                error: ItemError?, milliseconds: Int) throws -> [String] {
+        guard writes, let store else { return [] }
+        var outputs: [OutputRecord] = []
+        if let output {
+            let path = outputRoot.appendingPathComponent(output).path
+            guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+            outputs.append(OutputRecord(path: output, input: input, contentHash: try ContentHash.ofFile(atPath: path), stamp: stamp))
+        }
+        let record = ItemRecord(
+            input: input, stamp: entry.stamp, contentHash: entry.contentHash, format: entry.format?.rawValue,
+            contentIdentifier: entry.contentIdentifier, recipe: entry.fingerprints.recipe,
+            selection: entry.fingerprints.selection, status: status, reason: reason ?? error?.message,
+            errorCode: error?.code.rawValue, errorStage: error?.stage.rawValue, milliseconds: milliseconds, run: run)
+        let stale = try store.record(record, outputs: outputs)
+        if prune { stale.forEach(removeOutput) }
+        return stale.map(\.path)
+    }
+
+    /// After a run that listed every input: the outputs of inputs that vanished (or left the
+    /// shard or the include globs), removed with `--prune` and forgotten.
+    func finish() -> [OrphanedOutputs] {
+        guard writes, let store else { return [] }
+        lock.lock()
+        let batch = seen
+        seen.removeAll()
+        lock.unlock()
+        try? store.markSeen(batch, run: run)
+        var orphans: [OrphanedOutputs] = []
+        for item in (try? store.unseen(by: run)) ?? [] {
+            let outputs = ((try? store.outputs(of: item.input)) ?? []).map(\.path)
+            if prune {
+                for path in outputs { unlink(outputRoot.appendingPathComponent(path).path) }
+                try? store.forget(input: item.input)
+            }
+            if !outputs.isEmpty || prune { orphans.append(OrphanedOutputs(input: item.input, outputs: outputs, removed: prune)) }
+        }
+        if prune {
+            for output in (try? store.staleOutputs()) ?? [] { removeOutput(output) }
+        }
+        return orphans
+    }
+
+    /// Outputs no longer produced by their input, still on disk (without `--prune`).
+    func staleOutputs() -> [String] {
+        ((try? store?.staleOutputs()) ?? []).map(\.path)
+    }
+
+    private func removeOutput(_ output: OutputRecord) {
+        unlink(outputRoot.appendingPathComponent(output.path).path)
+        try? store?.forget(output: output.path)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Canonical text of the typed pipeline: the same options give the same text whatever the
+/// file's whitespace, key order or spelled-out defaults. The state database hashes it to tell
+/// which items a pipeline change affects.
+extension MediaMatch {
+    public var fingerprint: String {
+        switch self {
+        case .kind(let kind): return "kind(\(kind.rawValue))"
+        case .format(let formats): return "format(\(formats.map(\.rawValue).sorted().joined(separator: ",")))"
+        case .hasLocation(let value): return "hasLocation(\(value))"
+        case .minPixels(let value): return "minPixels(\(value))"
+        case .maxPixels(let value): return "maxPixels(\(value))"
+        case .capturedAfter(let date): return "capturedAfter(\(Int64(date.timeIntervalSince1970)))"
+        case .capturedBefore(let date): return "capturedBefore(\(Int64(date.timeIntervalSince1970)))"
+        case .camera(let glob): return "camera(\(glob.pattern))"
+        case .name(let glob): return "name(\(glob.pattern))"
+        case .any(let matches): return "any(\(matches.map(\.fingerprint).joined(separator: ",")))"
+        case .all(let matches): return "all(\(matches.map(\.fingerprint).joined(separator: ",")))"
+        case .not(let match): return "not(\(match.fingerprint))"
+        }
+    }
+}
+
+extension Stage {
+    public var fingerprint: String {
+        switch self {
+        case .filter(let filter): return "filter(\(filter.match.fingerprint),livePhotoVideo=\(filter.livePhotoVideo.rawValue))"
+        case .decode: return "decode"
+        case .downsample(let maxPixelSize): return "downsample(\(maxPixelSize))"
+        case .transcode(let options):
+            let from = options.from.map { $0.map(\.rawValue).sorted().joined(separator: ",") } ?? "*"
+            return "transcode(\(from)->\(options.to.rawValue),q=\(options.quality))"
+        case .stripMetadata(let groups): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
+        case .write(let options): return "write(\(options.path.text))"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import MediaBatchCore
+
+/// Combines the JSON reports of a sharded run into one, refusing overlapping shards. Exits 0
+/// once merged (the shards' own exit codes said whether items failed), 2 when the reports
+/// cannot be merged.
+struct MergeReportsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-reports",
+        abstract: "Combine the JSON reports of a run's shards into one report.")
+
+    @Argument(help: "Where to write the merged report.")
+    var output: String
+
+    @Option(help: ArgumentHelp("Merged report format: json or junit.", valueName: "format"))
+    var reportFormat: RunCommand.ReportFormat = .json
+
+    @Argument(help: "The shard reports (JSON, as `run --report` writes them).")
+    var reports: [String]
+
+    func run() throws {
+        let merged: RunReport
+        do {
+            merged = try RunReport(merging: reports.map { path in
+                do {
+                    return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                } catch {
+                    throw ReportMergeError(message: "\(path) is not a mediabatch report: \(error)")
+                }
+            })
+        } catch let error as ReportMergeError {
+            printError("error: \(error)")
+            throw ExitCode(ExitStatus.invalid)
+        }
+        let data = reportFormat == .junit ? JUnitReport.xml(merged) : try merged.jsonData()
+        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        printError("mediabatch: merged \(reports.count) reports: \(merged.summary)")
+    }
+}
