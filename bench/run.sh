@@ -11,7 +11,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify incremental"}
 
 ./scripts/install-deps.sh imagemagick time
 swift build -c release >/dev/null
@@ -67,9 +67,10 @@ make_inputs() {
 }
 
 # timed NAME COMMAND...: runs once, records seconds and peak RSS (KiB) of the largest process.
+# Each run starts from an empty output folder (so no state database) unless keep_output is set.
 timed() {
   local name=$1; shift
-  rm -rf "$work/out"; mkdir -p "$work/out"
+  [[ -n ${keep_output:-} ]] || { rm -rf "$work/out"; mkdir -p "$work/out"; }
   /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
     echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
   read -r seconds rss < "$work/time.txt"
@@ -137,11 +138,27 @@ classify() {
     END { for (i = 1; i <= NR; i++) printf "%-22s %9.1f files/s %8.0f MiB peak RSS %8.2fx\n", name[i], rate[i], rss[i], rate[1]/rate[i] }' "$work/classify.txt"
 }
 
+incremental() {
+  local dir=$work/inputs/jpeg12 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== incremental: jpeg12 ($n images), a first run, the same run again, again after touching every input"
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  {
+    keep_output=1 timed first-run "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+    keep_output=1 timed unchanged-run "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+    find "$dir" -type f -exec touch {} +
+    keep_output=1 timed touched-run "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+  } > "$work/incremental.txt"
+  awk '{ s[NR]=$2; printf "%-14s %8.2f s %8.0f MiB peak RSS %8.1f%% of the first run\n", $1, $2, $3/1024, 100*$2/s[1] }' "$work/incremental.txt"
+}
+
 for set in $sets; do
   case $set in
     jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
     memory) make_inputs mixed48; memory ;;
     flat) flat ;;
     classify) make_inputs classify10000; classify ;;
+    incremental) make_inputs jpeg12; incremental ;;
   esac
 done

@@ -1,0 +1,89 @@
+import Foundation
+@testable import MediaBatchCore
+import XCTest
+
+/// The JUnit and Prometheus renderings of a report, read back the way CI and Prometheus read them.
+final class ReportFormatsTests: XCTestCase {
+    static let report = RunReport(
+        pipeline: "nightly \"web\".json", inputRoot: URL(fileURLWithPath: "/in"), outputRoot: URL(fileURLWithPath: "/out"),
+        startedAt: Date(timeIntervalSince1970: 1_700_000_000), milliseconds: 2500, interrupted: false, dryRun: false,
+        shard: "1/4",
+        items: [
+            ItemResult(input: "a/ok.heic", format: "heic", kinds: [.images], livePhoto: nil, status: .ok, change: .new,
+                       output: "a/ok.jpg", reason: nil, removedMetadata: nil, error: nil, bytesIn: 100, bytesOut: 40,
+                       milliseconds: 300, estimatedBytes: 1000),
+            ItemResult(input: "a/bad <1>.jpg", format: "jpeg", kinds: nil, livePhoto: nil, status: .failed, change: .failedBefore,
+                       output: nil, reason: nil, removedMetadata: nil,
+                       error: .init(code: .decodeFailed, stage: "write", message: "VipsJpeg: Premature end & \u{1}"),
+                       bytesIn: 50, bytesOut: 0, milliseconds: 20, estimatedBytes: nil),
+            ItemResult(input: "b.png", format: "png", kinds: [.images, .screenshots], livePhoto: nil, status: .skipped,
+                       change: .unchanged, output: nil, reason: "filtered out (png: images, screenshots)", removedMetadata: nil,
+                       error: nil, bytesIn: 0, bytesOut: 0, milliseconds: 1, estimatedBytes: nil),
+            ItemResult(input: "c.jpg", format: "jpeg", kinds: nil, livePhoto: nil, status: .unchanged, change: .unchanged,
+                       output: "c.jpg", reason: nil, removedMetadata: nil, error: nil, bytesIn: 0, bytesOut: 0,
+                       milliseconds: 0, estimatedBytes: nil),
+        ],
+        orphans: [OrphanedOutputs(input: "gone.heic", outputs: ["gone.jpg"], removed: false)], staleOutputs: [])
+
+    /// Test cases as a JUnit consumer sees them: name → "passed", "skipped" or the failure's type.
+    final class TestCases: NSObject, XMLParserDelegate {
+        var outcomes: [String: String] = [:]
+        var failureText = ""
+        private var current: String?
+        private var inFailure = false
+
+        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            switch element {
+            case "testcase": current = attributes["name"]; outcomes[current!] = "passed"
+            case "skipped": outcomes[current!] = "skipped"
+            case "failure": outcomes[current!] = attributes["type"]; inFailure = true
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if inFailure { failureText += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+            if element == "failure" { inFailure = false }
+        }
+    }
+
+    func testJUnitIsWellFormedWithOneCasePerItem() throws {
+        let parser = XMLParser(data: JUnitReport.xml(Self.report))
+        let cases = TestCases()
+        parser.delegate = cases
+        XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        XCTAssertEqual(cases.outcomes, ["a/ok.heic": "passed", "a/bad <1>.jpg": "decodeFailed", "b.png": "skipped", "c.jpg": "passed"])
+        XCTAssertEqual(cases.failureText, "write: VipsJpeg: Premature end & ?")
+        let text = String(decoding: JUnitReport.xml(Self.report), as: UTF8.self)
+        XCTAssertTrue(text.contains(#"tests="4" failures="1" skipped="1""#), text)
+    }
+
+    func testPrometheusTextHasOneGaugePerMetricLabelledByPipelineAndShard() {
+        let text = PrometheusMetrics.text(Self.report, peakMemoryBytes: 123_456_789, finishedAt: Date(timeIntervalSince1970: 1_700_000_003))
+        let labels = #"pipeline="nightly \"web\".json",shard="1/4""#
+        for line in [
+            #"mediabatch_items{\#(labels),status="ok"} 1"#,
+            #"mediabatch_items{\#(labels),status="failed"} 1"#,
+            #"mediabatch_items{\#(labels),status="unchanged"} 1"#,
+            #"mediabatch_item_changes{\#(labels),change="failedBefore"} 1"#,
+            #"mediabatch_item_changes{\#(labels),change="unchanged"} 2"#,
+            "mediabatch_input_bytes{\(labels)} 150",
+            "mediabatch_run_duration_seconds{\(labels)} 2.5",
+            "mediabatch_peak_memory_bytes{\(labels)} 123456789",
+            "mediabatch_orphaned_outputs{\(labels)} 1",
+            "mediabatch_last_run_timestamp_seconds{\(labels)} 1700000003",
+        ] {
+            XCTAssertTrue(text.contains(line + "\n"), "missing \(line) in\n\(text)")
+        }
+        // Every sample follows a TYPE line of its metric.
+        var typed: Set<String> = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("# TYPE ") { typed.insert(String(line.split(separator: " ")[2])) }
+            else if !line.hasPrefix("#") { XCTAssertTrue(typed.contains(String(line.prefix { $0 != "{" })), String(line)) }
+        }
+    }
+}
