@@ -111,7 +111,7 @@ public enum XMPPacket {
     public static func properties(in packet: [UInt8]) throws -> [Property] {
         let end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
         // As in `LocationScan`: XMP forbids a DTD, and entities could hide what is read here.
-        if packet[..<end].firstRange(of: Array("<!DOCTYPE".utf8)) != nil {
+        if packet.firstOffset(of: Array("<!DOCTYPE".utf8)) != nil {
             throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
         }
         let collector = PropertyCollector()
