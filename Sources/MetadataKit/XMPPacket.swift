@@ -411,19 +411,23 @@ public enum XMPPacket {
 
     /// The packet as libxml2 should read it, without the NULs some writers end it with (XML
     /// forbids them, and every reader skips them), and as UTF-8 for the byte-level scan. UTF-16
-    /// (exiftool's own XMP.jpg) and the 8-bit encodings an XML declaration may name are
+    /// (exiftool's own XMP.jpg), UTF-32 and the 8-bit encodings an XML declaration may name are
     /// transcoded; the edited packet is then UTF-8, as XMP in JPEG must be.
     static func sourceAndText(of packet: [UInt8]) throws -> (source: [UInt8], text: [UInt8]) {
         var end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
+        // The encoding told from a BOM or from the NULs around the first character (XML's appendix F).
         let head = Array(packet.prefix(4)) + [1, 1, 1, 1]
-        let utf16: String.Encoding? =
-            if head.starts(with: [0xFE, 0xFF]) || (head[0] == 0 && head[1] != 0 && head[2] == 0) { .utf16BigEndian }
-            else if head.starts(with: [0xFF, 0xFE]) || (head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0) { .utf16LittleEndian }
+        let wide: (encoding: String.Encoding, width: Int)? =
+            if head.starts(with: [0, 0, 0xFE, 0xFF]) || head.starts(with: [0, 0, 0, 0x3C]) { (.utf32BigEndian, 4) }
+            else if head.starts(with: [0xFF, 0xFE, 0, 0]) || head.starts(with: [0x3C, 0, 0, 0]) { (.utf32LittleEndian, 4) }
+            else if head.starts(with: [0xFE, 0xFF]) || (head[0] == 0 && head[1] != 0 && head[2] == 0) { (.utf16BigEndian, 2) }
+            else if head.starts(with: [0xFF, 0xFE]) || (head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0) { (.utf16LittleEndian, 2) }
             else { nil }
-        if let utf16 {
-            end = min(end + end % 2, packet.count) // the last character's other byte may be a NUL
+        if let (encoding, width) = wide {
+            // The last character's other bytes may be NULs.
+            end = min((end + width - 1) / width * width, packet.count)
             let source = Array(packet[..<end])
-            guard let text = String(bytes: source, encoding: utf16) else { throw malformed("invalid UTF-16") }
+            guard let text = String(bytes: source, encoding: encoding) else { throw malformed("invalid \(encoding)") }
             return (source, Array(text.utf8))
         }
         let source = Array(packet[..<end])
