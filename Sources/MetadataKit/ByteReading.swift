@@ -36,3 +36,17 @@ extension Array where Element == UInt8 {
         setUInt16(UInt16(value & 0xFFFF), at: bigEndian ? offset + 2 : offset, bigEndian: bigEndian)
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Where `pattern` first occurs at or after `start`. A plain loop: Foundation's generic
+    /// `firstRange(of:)` took 40% of the time of reading an XMP packet.
+    func firstOffset(of pattern: [UInt8], from start: Int = 0) -> Int? {
+        guard let first = pattern.first else { return nil }
+        var index = Swift.max(start, 0)
+        while index <= count - pattern.count {
+            if self[index] == first, self[index..<index + pattern.count].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+}

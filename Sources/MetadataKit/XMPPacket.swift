@@ -26,8 +26,8 @@ struct XMPLocationNamespace: Sendable {
     }
 }
 
-/// Reads and removes location in an XMP packet, editing the parsed XML so that everything else
-/// (rights, creator, ratings, keywords, dates, unknown namespaces) survives.
+/// Reads and removes location in an XMP packet, cutting it out of the packet's bytes so that
+/// everything else (rights, creator, ratings, keywords, dates, unknown namespaces) survives as written.
 public enum XMPPacket {
     /// Every XMP property that places a photo. Structure-valued ones (`LocationCreated`,
     /// `LocationShown`) go whole, fields included. Google's camera namespace
@@ -51,25 +51,34 @@ public enum XMPPacket {
     static let defaultPacketBegin = "begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\""
     static let defaultPacketEnd = "end=\"w\""
 
-    /// The packet without its location properties, re-wrapped in `<?xpacket?>` (keeping the
-    /// original `begin`/`id` and `end`), or `nil` when it carried none.
+    /// The packet without its location properties, or `nil` when it carried none. They are cut
+    /// out of the packet's own bytes (an element with the whitespace indenting it, an attribute
+    /// with the space before it), so everything else stays as written. The root element is
+    /// re-wrapped in `<?xpacket?>`, keeping the original `begin`/`id` and `end`; the padding goes,
+    /// the packet having shrunk. A UTF-16 packet comes back as UTF-8.
+    ///
+    /// Streaming rather than `XMLDocument`: swift-corelibs' `XMLDocument` keeps tens of kilobytes
+    /// per parsed packet alive on Linux, which a run over a million photos cannot afford.
     ///
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML. The caller then
     ///   drops the whole packet: location it cannot see, it cannot remove.
     public static func removingLocation(from packet: [UInt8]) throws -> LocationRemoval? {
-        let document = try parse(packet)
-        guard let root = document.rootElement() else { return nil }
-        var removed: [String] = []
-        visitLocationProperties(under: root) { property, owner, name in
-            removed.append(name)
-            if let element = property as? XMLElement {
-                detachWithIndentation(element)
-            } else if let attributeName = property.name {
-                owner.removeAttribute(forName: attributeName)
+        let scan = try LocationScan(packet)
+        guard !scan.found.isEmpty, let root = scan.root else { return nil }
+        var body: [UInt8] = []
+        body.reserveCapacity(root.count)
+        var kept = root.lowerBound
+        for cut in scan.cuts {
+            guard cut.lowerBound >= kept, cut.upperBound <= root.upperBound else {
+                throw MetadataFormatError(message: "XMP packet is not well-formed XML (overlapping properties)")
             }
+            body += scan.text[kept..<cut.lowerBound]
+            kept = cut.upperBound
         }
-        guard !removed.isEmpty else { return nil }
-        return LocationRemoval(bytes: wrappedPacket(root, from: document), removed: removed.uniqued())
+        body += scan.text[kept..<root.upperBound]
+        let begin = scan.packetBegin ?? defaultPacketBegin, end = scan.packetEnd ?? defaultPacketEnd
+        return LocationRemoval(bytes: Array("<?xpacket \(begin)?>\n".utf8) + body + Array("\n<?xpacket \(end)?>".utf8),
+                               removed: scan.found.map(\.name).uniqued())
     }
 
     /// The location properties present, e.g. `["photoshop:City": "Mainz"]`. A structure's fields
@@ -77,10 +86,8 @@ public enum XMPPacket {
     ///
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
     public static func locationValues(in packet: [UInt8]) throws -> [String: String] {
-        guard let root = try parse(packet).rootElement() else { return [:] }
         var values: [String: String] = [:]
-        visitLocationProperties(under: root) { property, _, name in
-            let value = leafValues(of: property).joined(separator: "; ")
+        for (name, value) in try LocationScan(packet).found {
             values[name] = values[name].map { "\($0); \(value)" } ?? value
         }
         return values
@@ -103,8 +110,8 @@ public enum XMPPacket {
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
     public static func properties(in packet: [UInt8]) throws -> [Property] {
         let end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
-        // As in `parse`: XMP forbids a DTD, and entities could hide what is read here.
-        if packet[..<end].firstRange(of: Array("<!DOCTYPE".utf8)) != nil {
+        // As in `LocationScan`: XMP forbids a DTD, and entities could hide what is read here.
+        if packet.firstOffset(of: Array("<!DOCTYPE".utf8)) != nil {
             throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
         }
         let collector = PropertyCollector()
@@ -195,36 +202,205 @@ public enum XMPPacket {
         (try? placesPhoto(properties(in: Array(packet)))) ?? true
     }
 
-    private static func parse(_ packet: [UInt8]) throws -> XMLDocument {
-        // Some writers NUL-terminate the packet; XML forbids the NULs, and every reader skips them.
-        let end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
-        let data = Data(packet[..<end])
-        // swift-corelibs' XMLDocument parses in libxml2's recover mode, so it never reports
-        // malformed XML, and it traps when nothing at all parses; XMLParser vets the bytes first.
-        let check = WellFormednessCheck()
-        let parser = XMLParser(data: data)
-        parser.delegate = check
-        _ = parser.parse() // unreliable on Linux; WellFormednessCheck judges
-        if let problem = check.problem ?? (check.sawElement ? nil : "no root element") {
-            throw MetadataFormatError(message: "XMP packet is not well-formed XML (\(problem))")
+    private static let syntaxNamespaces: Set<String> = [
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://www.w3.org/XML/1998/namespace",
+    ]
+
+    /// The report name of a location property (`exif:GPSLatitude`), or nil for anything else.
+    private static func locationName(_ namespace: String, _ localName: String) -> String? {
+        locationNamespaces.first { $0.uri == namespace && $0.placesPhoto(localName) }.map { "\($0.prefix):\(localName)" }
+    }
+
+    private static func malformed(_ problem: String) -> MetadataFormatError {
+        MetadataFormatError(message: "XMP packet is not well-formed XML (\(problem))")
+    }
+
+    /// One streaming pass over a packet: its location properties, with their values and bytes.
+    /// Element-form ones below the root are taken whole, a structure with its fields, and not
+    /// looked into; attribute-form ones are found on every other element. Elements in a default
+    /// namespace count too, as they do for `properties(in:)`.
+    ///
+    /// libxml2 (`XMLParser`) judges well-formedness and reads every element's namespace, name and
+    /// attributes; `XMLTokenizer` then finds where things are in the bytes, which `XMLParser` on
+    /// Linux does not say. The two must read every element alike, or the packet is refused
+    /// rather than edited on a misreading.
+    struct LocationScan {
+        /// The packet as UTF-8: what `root` and `cuts` index.
+        let text: [UInt8]
+        var root: Range<Int>?
+        /// Each location property's bytes in order: an element with the whitespace-only text
+        /// indenting it, or an attribute with the whitespace before it.
+        var cuts: [Range<Int>] = []
+        /// Each location property's report name and value (leaf values joined by "; "), in order.
+        var found: [(name: String, value: String)] = []
+        /// The data of the `<?xpacket?>` instructions outside the root.
+        var packetBegin: String?
+        var packetEnd: String?
+
+        init(_ packet: [UInt8]) throws {
+            let (source, text) = try XMPPacket.sourceAndText(of: packet)
+            // XMP forbids a DTD, and entities could hide what is read here.
+            if text.firstOffset(of: Array("<!DOCTYPE".utf8)) != nil {
+                throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
+            }
+            let elements = try XMPPacket.parsedElements(source)
+            self.text = text
+            try read(expecting: elements)
         }
-        let document = try XMLDocument(data: data, options: [.nodePreserveWhitespace, .nodeLoadExternalEntitiesNever])
-        // XMP forbids a DTD; refusing one keeps entity tricks out of the edited output.
-        if document.children?.contains(where: { $0.kind == .DTDKind }) == true {
-            throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
+
+        private mutating func read(expecting elements: [ParsedElement]) throws {
+            var tokenizer = XMLTokenizer(text)
+            /// Namespace declarations in scope, innermost last.
+            var namespaces: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
+            /// Open elements: the name as written, and how many declarations were in scope before it.
+            var open: [(name: Range<Int>, scope: Int)] = []
+            /// The location property being read: its content goes with it.
+            var property: (name: String, depth: Int, start: Int, values: [String])?
+            /// The text token just before the current one, when it is whitespace only.
+            var indentation: Range<Int>?
+            var rootStart = 0
+            var expected = elements.makeIterator()
+
+            func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
+
+            func resolve(_ qualifiedName: String, isAttribute: Bool) throws -> (namespace: String, localName: String) {
+                guard let colon = qualifiedName.firstIndex(of: ":") else {
+                    // The default namespace applies to element names only.
+                    return (isAttribute ? "" : namespaces.last { $0.prefix.isEmpty }?.uri ?? "", qualifiedName)
+                }
+                let prefix = qualifiedName[..<colon]
+                guard let namespace = namespaces.last(where: { $0.prefix == prefix })?.uri, !namespace.isEmpty else {
+                    throw malformed("unbound prefix \(prefix)")
+                }
+                return (namespace, String(qualifiedName[qualifiedName.index(after: colon)...]))
+            }
+
+            while let token = try next(&tokenizer) {
+                let previousText = indentation
+                indentation = nil
+                switch token {
+                case .text(let range):
+                    if range.allSatisfy({ XMLTokenizer.isSpace(text[$0]) }) { indentation = range }
+                    if property != nil {
+                        let value = try tokenizer.decoded(range).trimmingCharacters(in: .whitespacesAndNewlines)
+                        if !value.isEmpty { property?.values.append(value) }
+                    }
+                case .cdata(let range):
+                    let value = string(range).trimmingCharacters(in: .whitespacesAndNewlines)
+                    if property != nil, !value.isEmpty { property?.values.append(value) }
+                case .comment:
+                    break
+                case .processingInstruction(let target, let data):
+                    guard open.isEmpty, string(target) == "xpacket" else { break }
+                    let data = string(data)
+                    if packetBegin == nil, data.hasPrefix("begin") { packetBegin = data }
+                    if packetEnd == nil, data.hasPrefix("end") { packetEnd = data }
+                case .startTag(let nameRange, let attributes, let isEmpty, let extent):
+                    if open.isEmpty {
+                        guard root == nil else { throw malformed("content after the root element") }
+                        rootStart = extent.lowerBound
+                    }
+                    open.append((nameRange, namespaces.count))
+                    // Declarations first: they apply to the element's own name and attributes.
+                    var plain: [(name: String, attribute: XMLTokenizer.Attribute)] = []
+                    for attribute in attributes {
+                        let name = string(attribute.name)
+                        if name == "xmlns" || name.hasPrefix("xmlns:") {
+                            namespaces.append((String(name.dropFirst(6)), try tokenizer.decoded(attribute.value, attributeValue: true)))
+                        } else {
+                            plain.append((name, attribute))
+                        }
+                    }
+                    let (namespace, localName) = try resolve(string(nameRange), isAttribute: false)
+                    var values: [String: String] = [:]
+                    for (name, attribute) in plain {
+                        values[name] = try tokenizer.decoded(attribute.value, attributeValue: true)
+                    }
+                    guard expected.next() == ParsedElement(namespace: namespace, name: localName, attributes: values) else {
+                        throw malformed("libxml2 reads element \(string(nameRange)) at byte \(extent.lowerBound) differently")
+                    }
+
+                    if property == nil, open.count > 1, let reportName = locationName(namespace, localName) {
+                        property = (reportName, open.count, previousText?.lowerBound ?? extent.lowerBound, [])
+                    }
+                    if property != nil {
+                        // A property's value: its fields' prefixed attributes, RDF syntax (rdf:parseType, xml:lang) aside.
+                        for (name, _) in plain where name.contains(":") {
+                            if try !syntaxNamespaces.contains(resolve(name, isAttribute: true).namespace) {
+                                property?.values.append(values[name] ?? "")
+                            }
+                        }
+                    } else {
+                        for (name, attribute) in plain where name.contains(":") {
+                            let (attributeNamespace, attributeName) = try resolve(name, isAttribute: true)
+                            guard let reportName = locationName(attributeNamespace, attributeName) else { continue }
+                            cuts.append(attribute.extent)
+                            found.append((reportName, values[name] ?? ""))
+                        }
+                    }
+                    if isEmpty { try close(at: extent.upperBound) }
+                case .endTag(let nameRange, let extent):
+                    guard let top = open.last, text[top.name].elementsEqual(text[nameRange]) else {
+                        throw malformed("unmatched end tag at byte \(extent.lowerBound)")
+                    }
+                    try close(at: extent.upperBound)
+                }
+            }
+            guard root != nil, open.isEmpty, expected.next() == nil else { throw malformed("libxml2 reads more elements") }
+
+            func close(at end: Int) throws {
+                guard let top = open.popLast() else { throw malformed("unmatched end tag at byte \(end)") }
+                if let closed = property, closed.depth == open.count + 1 {
+                    cuts.append(closed.start..<end)
+                    found.append((closed.name, closed.values.joined(separator: "; ")))
+                    property = nil
+                }
+                namespaces.removeSubrange(min(top.scope, namespaces.count)...)
+                if open.isEmpty { root = rootStart..<end }
+            }
         }
-        return document
+
+        private func next(_ tokenizer: inout XMLTokenizer) throws -> XMLTokenizer.Token? {
+            do {
+                return try tokenizer.next()
+            } catch let error as XMLTokenizer.Malformed {
+                throw malformed("unreadable markup at byte \(error.offset)")
+            }
+        }
+    }
+
+    /// An element as libxml2 reads it: namespace URI ("" for none), local name, and attributes
+    /// by qualified name, namespace declarations left out.
+    struct ParsedElement: Equatable {
+        let namespace: String
+        let name: String
+        let attributes: [String: String]
+    }
+
+    /// Every element as libxml2 reads it, in document order.
+    ///
+    /// - Throws: `MetadataFormatError` at the first parse error, or when nothing parses.
+    private static func parsedElements(_ source: [UInt8]) throws -> [ParsedElement] {
+        let recorder = ElementRecorder()
+        let parser = XMLParser(data: Data(source))
+        parser.shouldProcessNamespaces = true
+        parser.delegate = recorder
+        _ = parser.parse() // unreliable on Linux; the recorder judges
+        if let problem = recorder.problem ?? (recorder.elements.isEmpty ? "no root element" : nil) {
+            throw malformed(problem)
+        }
+        return recorder.elements
     }
 
     /// Notes the first parse error: on Linux `XMLParser.parse()` returns true even after errors,
     /// and accepts empty input, so success is judged here instead.
-    private final class WellFormednessCheck: NSObject, XMLParserDelegate {
+    private final class ElementRecorder: NSObject, XMLParserDelegate {
+        var elements: [ParsedElement] = []
         var problem: String?
-        var sawElement = false
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
-            sawElement = true
+            elements.append(ParsedElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributes))
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
@@ -233,78 +409,53 @@ public enum XMPPacket {
         }
     }
 
-    /// The report name of a location property (`exif:GPSLatitude`), or nil for anything else.
-    private static func locationName(of node: XMLNode) -> String? {
-        guard let (uri, localName) = qualifiedName(of: node),
-              let namespace = locationNamespaces.first(where: { $0.uri == uri && $0.placesPhoto(localName) })
-        else { return nil }
-        return "\(namespace.prefix):\(localName)"
-    }
-
-    /// A prefixed node's namespace URI and local name. FoundationXML on Linux dereferences NULL
-    /// when asked for the prefix, local name or URI of a node without a prefix (an old-style
-    /// `about="…"` attribute does it), so those are read from the qualified name and unprefixed
-    /// nodes — in no namespace, or in a default one XMP does not use for properties — are skipped.
-    private static func qualifiedName(of node: XMLNode) -> (uri: String, localName: String)? {
-        guard let name = node.name, let colon = name.firstIndex(of: ":"), let uri = node.uri else { return nil }
-        return (uri, String(name[name.index(after: colon)...]))
-    }
-
-    /// Calls `visit` with each location property at or below `element`, in attribute form
-    /// (`exif:GPSLatitude="…"`) or element form, and its owning element. It does not descend
-    /// into a property it reported, so `visit` may detach it.
-    private static func visitLocationProperties(
-        under element: XMLElement, _ visit: (_ property: XMLNode, _ owner: XMLElement, _ name: String) -> Void
-    ) {
-        for attribute in element.attributes ?? [] {
-            if let name = locationName(of: attribute) { visit(attribute, element, name) }
+    /// The packet as libxml2 should read it, without the NULs some writers end it with (XML
+    /// forbids them, and every reader skips them), and as UTF-8 for the byte-level scan. UTF-16
+    /// (exiftool's own XMP.jpg), UTF-32 and the 8-bit encodings an XML declaration may name are
+    /// transcoded; the edited packet is then UTF-8, as XMP in JPEG must be.
+    static func sourceAndText(of packet: [UInt8]) throws -> (source: [UInt8], text: [UInt8]) {
+        var end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
+        // The encoding told from a BOM or from the NULs around the first character (XML's appendix F).
+        let head = Array(packet.prefix(4)) + [1, 1, 1, 1]
+        let wide: (encoding: String.Encoding, width: Int)? =
+            if head.starts(with: [0, 0, 0xFE, 0xFF]) || head.starts(with: [0, 0, 0, 0x3C]) { (.utf32BigEndian, 4) }
+            else if head.starts(with: [0xFF, 0xFE, 0, 0]) || head.starts(with: [0x3C, 0, 0, 0]) { (.utf32LittleEndian, 4) }
+            else if head.starts(with: [0xFE, 0xFF]) || (head[0] == 0 && head[1] != 0 && head[2] == 0) { (.utf16BigEndian, 2) }
+            else if head.starts(with: [0xFF, 0xFE]) || (head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0) { (.utf16LittleEndian, 2) }
+            else { nil }
+        if let (encoding, width) = wide {
+            // The last character's other bytes may be NULs.
+            end = min((end + width - 1) / width * width, packet.count)
+            let source = Array(packet[..<end])
+            guard let text = String(bytes: source, encoding: encoding) else { throw malformed("invalid \(encoding)") }
+            return (source, Array(text.utf8))
         }
-        for case let child as XMLElement in element.children ?? [] {
-            if let name = locationName(of: child) {
-                visit(child, element, name)
-            } else {
-                visitLocationProperties(under: child, visit)
+        let source = Array(packet[..<end])
+        switch declaredEncoding(source) {
+        case nil, "utf-8", "utf8", "us-ascii", "ascii":
+            return (source, source)
+        case let name?:
+            let encoding: String.Encoding? = switch name {
+            case "iso-8859-1", "iso_8859-1", "latin1", "l1": .isoLatin1
+            case "windows-1252", "cp1252": .windowsCP1252
+            default: nil
             }
-        }
-    }
-
-    /// Removes an element and the whitespace that indented it, so no blank line is left behind.
-    private static func detachWithIndentation(_ element: XMLElement) {
-        if let indentation = element.previousSibling, indentation.kind == .text,
-           indentation.stringValue?.allSatisfy(\.isWhitespace) == true {
-            indentation.detach()
-        }
-        element.detach()
-    }
-
-    private static let syntaxNamespaces: Set<String> = [
-        "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://www.w3.org/XML/1998/namespace",
-    ]
-
-    /// The values inside a property: its text, or for structures and arrays every field's text
-    /// and attribute-form field value, leaving out RDF syntax such as `rdf:parseType` and `xml:lang`.
-    private static func leafValues(of node: XMLNode) -> [String] {
-        guard let element = node as? XMLElement else { return [node.stringValue ?? ""] }
-        var values: [String] = []
-        for attribute in element.attributes ?? [] {
-            guard let (uri, _) = qualifiedName(of: attribute), !syntaxNamespaces.contains(uri) else { continue }
-            values.append(attribute.stringValue ?? "")
-        }
-        for child in element.children ?? [] {
-            if child.kind == .element {
-                values += leafValues(of: child)
-            } else if child.kind == .text,
-                      let text = child.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
-                values.append(text)
+            guard let encoding, let text = String(bytes: source, encoding: encoding) else {
+                throw MetadataFormatError(message: "XMP packet is encoded in \(name), which is not read here")
             }
+            return (source, Array(text.utf8))
         }
-        return values
     }
 
-    private static func wrappedPacket(_ root: XMLElement, from document: XMLDocument) -> [UInt8] {
-        let instructions = (document.children ?? []).filter { $0.kind == .processingInstruction && $0.name == "xpacket" }
-        let begin = instructions.first { $0.stringValue?.hasPrefix("begin") == true }?.stringValue ?? defaultPacketBegin
-        let end = instructions.first { $0.stringValue?.hasPrefix("end") == true }?.stringValue ?? defaultPacketEnd
-        return Array("<?xpacket \(begin)?>\n\(root.xmlString)\n<?xpacket \(end)?>".utf8)
+    /// The encoding an XML declaration names, lowercased; nil without one.
+    private static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard bytes[start...].starts(with: Array("<?xml ".utf8)),
+              let close = bytes.firstOffset(of: Array("?>".utf8), from: start) else { return nil }
+        let declaration = String(decoding: bytes[start..<close], as: UTF8.self)
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == "=" || $0.isWhitespace }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote }).lowercased()
     }
 }

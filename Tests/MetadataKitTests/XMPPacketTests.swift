@@ -208,4 +208,177 @@ final class XMPPacketTests: XCTestCase {
         XCTAssertTrue(dump.stdout.contains("<x:xmpmeta"))
         XCTAssertNil(try XMPPacket.removingLocation(from: Array(dump.stdout.utf8)))
     }
+
+    /// Location goes in both forms, nested structures whole; everything else stays byte for byte:
+    /// the output is the input's root with exactly the location lines taken out.
+    func testCutsLocationOutAndKeepsEverythingElseByteForByte() throws {
+        let lines: [(text: String, isLocation: Bool)] = [
+            ("  <rdf:Description rdf:about=\"\"", false),
+            ("    xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"", false),
+            ("    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\" xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"", false),
+            ("    xmlns:Iptc4xmpExt=\"http://iptc.org/std/Iptc4xmpExt/2008-02-29/\"", false),
+            ("    xmlns:apple-fi=\"http://ns.apple.com/faceinfo/1.0/\" xmlns:HDRGainMap=\"http://ns.apple.com/HDRGainMap/1.0/\"", false),
+            ("    xmp:CreateDate='2024-05-01T10:00:00.123+02:00'", false),
+            ("    exif:GPSLatitude=\"48,0.0N\"", true),
+            ("    exif:GPSLongitude = '8,16.2E'", true),
+            ("    photoshop:DateCreated=\"2024-05-01T10:00:00+02:00\"", false),
+            ("    HDRGainMap:HDRGainMapVersion=\"65536\"", false),
+            ("    exif:GPSAltitude=\"1\"", true),
+            ("    exif:ExposureTime=\"1/125\">", false),
+            ("   <dc:creator>", false),
+            ("    <rdf:Seq>", false),
+            ("     <rdf:li>Kyra &amp; Peter</rdf:li>", false),
+            ("    </rdf:Seq>", false),
+            ("   </dc:creator>", false),
+            ("   <exif:GPSTimeStamp>2024-05-01T08:00:00Z</exif:GPSTimeStamp>", true),
+            ("   <Iptc4xmpExt:LocationShown>", true),
+            ("    <rdf:Bag>", true),
+            ("     <rdf:li rdf:parseType=\"Resource\">", true),
+            ("      <Iptc4xmpExt:City>Mainz</Iptc4xmpExt:City>", true),
+            ("      <Iptc4xmpExt:LocationId><rdf:Bag><rdf:li>https://sws.geonames.org/2874225/</rdf:li></rdf:Bag></Iptc4xmpExt:LocationId>", true),
+            ("     </rdf:li>", true),
+            ("    </rdf:Bag>", true),
+            ("   </Iptc4xmpExt:LocationShown>", true),
+            ("   <apple-fi:Regions rdf:parseType=\"Resource\">", false),
+            ("    <apple-fi:RegionList><rdf:Seq>", false),
+            ("     <rdf:li apple-fi:AngleInfoYaw=\"0\" apple-fi:FaceID=\"7\" exif:GPSDOP=\"5\"/>", false),
+            ("    </rdf:Seq></apple-fi:RegionList>", false),
+            ("   </apple-fi:Regions>", false),
+            ("   <!-- kept, and the location after it goes with its indentation -->", false),
+            ("   <exif:GPSDestLatitude rdf:resource=\"urn:x\"/>", true),
+            ("   <Iptc4xmpExt:Event><![CDATA[Fair <2024>]]></Iptc4xmpExt:Event>", false),
+            ("  </rdf:Description>", false),
+        ]
+        let input = packet(lines.map(\.text).joined(separator: "\n"))
+        let removal = try XCTUnwrap(XMPPacket.removingLocation(from: input))
+        XCTAssertEqual(removal.removed, [
+            "exif:GPSLatitude", "exif:GPSLongitude", "exif:GPSAltitude", "exif:GPSTimeStamp",
+            "Iptc4xmpExt:LocationShown", "exif:GPSDOP", "exif:GPSDestLatitude",
+        ])
+        // The attribute on the face region's rdf:li goes on its own, with the space before it.
+        let kept = lines.filter { !$0.isLocation }.map { $0.text.replacingOccurrences(of: " exif:GPSDOP=\"5\"", with: "") }
+        XCTAssertEqual(text(removal), """
+        <?xpacket begin="\u{FEFF}" id="custom-id"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        \(kept.joined(separator: "\n"))
+         </rdf:RDF>
+        </x:xmpmeta>
+        <?xpacket end="r"?>
+        """)
+        XCTAssertEqual(try XMPPacket.locationValues(in: input), [
+            "exif:GPSLatitude": "48,0.0N", "exif:GPSLongitude": "8,16.2E", "exif:GPSAltitude": "1",
+            "exif:GPSTimeStamp": "2024-05-01T08:00:00Z", "exif:GPSDOP": "5", "exif:GPSDestLatitude": "",
+            "Iptc4xmpExt:LocationShown": "Mainz; https://sws.geonames.org/2874225/",
+        ])
+        XCTAssertNil(try XMPPacket.removingLocation(from: removal.bytes), "nothing left to remove")
+    }
+
+    func testCutsInlineAttributesWithTheSpaceBeforeThem() throws {
+        let removal = try XMPPacket.removingLocation(from: packet("""
+          <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="1" exif:Make="X"	exif:GPSLongitude="2"/>
+        """))
+        XCTAssertTrue(text(removal).contains("""
+          <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:Make="X"/>
+        """))
+    }
+
+    /// References are read as libxml2 reads them: entities, character references, CDATA, and
+    /// attribute whitespace normalised.
+    func testLocationValuesAreDecoded() throws {
+        let xmp = packet("""
+          <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
+            photoshop:City="M&amp;inz&#10;am Rhein	DE">
+           <photoshop:State>Rheinland-<!-- c -->Pfalz</photoshop:State>
+           <photoshop:Country>K&#246;ln <![CDATA[<&>]]></photoshop:Country>
+          </rdf:Description>
+        """)
+        XCTAssertEqual(try XMPPacket.locationValues(in: xmp), [
+            "photoshop:City": "M&inz\nam Rhein DE", "photoshop:State": "Rheinland-; Pfalz", "photoshop:Country": "Köln; <&>",
+        ])
+    }
+
+    /// A location property in a default namespace places the photo for `properties(in:)`, so it
+    /// goes too (`XMLDocument` could only be asked about prefixed nodes).
+    func testRemovesLocationInADefaultNamespace() throws {
+        let xmp = packet("""
+          <rdf:Description rdf:about="">
+           <GPSLatitude xmlns="http://ns.adobe.com/exif/1.0/">48,0.0N</GPSLatitude>
+           <Rating xmlns="http://ns.adobe.com/xap/1.0/">3</Rating>
+          </rdf:Description>
+        """)
+        XCTAssertTrue(XMPPacket.placesPhoto(try XMPPacket.properties(in: xmp)))
+        let removal = try XCTUnwrap(XMPPacket.removingLocation(from: xmp))
+        XCTAssertEqual(removal.removed, ["exif:GPSLatitude"])
+        XCTAssertFalse(text(removal).contains("48,0.0N"))
+        XCTAssertTrue(text(removal).contains("<Rating xmlns=\"http://ns.adobe.com/xap/1.0/\">3</Rating>"))
+        XCTAssertFalse(XMPPacket.placesPhoto(try XMPPacket.properties(in: removal.bytes)))
+    }
+
+    /// A prefix re-bound inside an element means another namespace there, and the outer one again after it.
+    func testPrefixesAreScoped() throws {
+        let removal = try XMPPacket.removingLocation(from: packet("""
+          <rdf:Description rdf:about="" xmlns:e="http://example.com/">
+           <e:Wrapper xmlns:e="http://ns.adobe.com/exif/1.0/"><e:GPSLatitude>1</e:GPSLatitude></e:Wrapper>
+           <e:GPSLongitude>2</e:GPSLongitude>
+          </rdf:Description>
+        """))
+        XCTAssertEqual(removal?.removed, ["exif:GPSLatitude"])
+        XCTAssertTrue(text(removal).contains("<e:Wrapper xmlns:e=\"http://ns.adobe.com/exif/1.0/\"></e:Wrapper>"))
+        XCTAssertTrue(text(removal).contains("<e:GPSLongitude>2</e:GPSLongitude>"))
+    }
+
+    /// exiftool's own XMP.jpg carries UTF-16; the edited packet is UTF-8, as a JPEG's must be.
+    /// The trailing NULs are stripped by whole characters: a UTF-16LE packet's last `>` is `3E 00`.
+    func testUTF16PacketsComeBackAsUTF8() throws {
+        let body = "<rdf:Description rdf:about=\"\" xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\" photoshop:City=\"Köln\" photoshop:Headline=\"Dom\"/>"
+        let utf8 = packet(body)
+        let expected = try XCTUnwrap(XMPPacket.removingLocation(from: utf8))
+        XCTAssertTrue(text(expected).contains("photoshop:Headline=\"Dom\"/>"))
+        let string = String(decoding: utf8, as: UTF8.self)
+        // Not UTF-32LE: libxml2 2.9 refuses it (as it did under XMLDocument).
+        for encoding in [String.Encoding.utf16BigEndian, .utf16LittleEndian, .utf16, .utf32BigEndian] {
+            let utf16 = try Array(XCTUnwrap(string.data(using: encoding))) + [0, 0]
+            XCTAssertEqual(try XMPPacket.removingLocation(from: utf16), expected, "\(encoding)")
+            XCTAssertEqual(try XMPPacket.locationValues(in: utf16), ["photoshop:City": "Köln"], "\(encoding)")
+        }
+        let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n".utf8)
+            + Array(String(decoding: packet(body, wrapped: false), as: UTF8.self).data(using: .isoLatin1)!)
+        XCTAssertEqual(try XMPPacket.locationValues(in: latin1), ["photoshop:City": "Köln"])
+        XCTAssertTrue(text(try XMPPacket.removingLocation(from: latin1)).contains("photoshop:Headline=\"Dom\"/>"))
+        XCTAssertThrowsError(try XMPPacket.removingLocation(from: Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a/>".utf8)))
+    }
+
+    /// An unbound prefix is a namespace error (libxml2's 201): what it names cannot be known, so
+    /// the packet goes whole, as it did with `XMLDocument`.
+    func testRefusesUnboundPrefixes() {
+        let xmp = packet("<rdf:Description rdf:about=\"\" exif:GPSLatitude=\"1\"/>")
+        XCTAssertThrowsError(try XMPPacket.removingLocation(from: xmp)) { XCTAssertTrue($0 is MetadataFormatError) }
+        XCTAssertTrue(XMPPacket.carriesLocation(xmp))
+    }
+
+    /// The committed samples' packets lose exactly their location lines, and truncated or
+    /// corrupted copies are edited or refused, never trapped on; an edit leaves no location.
+    func testRealPacketsKeepEveryOtherLineAndSurviveDamage() throws {
+        for sample in ["jpeg/nikon_d5000_xmp_gps_only.jpg", "jpeg/canon_eos_7d_iptc_city.jpg", "jpeg/iptc_reference_2019.jpg"] {
+            let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample(sample)).xmpPacket)
+            let removal = try XCTUnwrap(XMPPacket.removingLocation(from: xmp), sample)
+            var original = String(decoding: xmp, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)[...]
+            let edited = String(decoding: removal.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for line in edited.dropFirst().dropLast() {
+                guard let match = original.firstIndex(of: line) else { return XCTFail("\(sample): \(line) is not the input's") }
+                original = original[(match + 1)...]
+            }
+            XCTAssertFalse(XMPPacket.placesPhoto(try XMPPacket.properties(in: removal.bytes)), sample)
+
+            for offset in stride(from: 0, to: xmp.count, by: xmp.count / 150) {
+                for damaged in [Array(xmp[..<offset]), xmp.enumerated().map { $0.offset == offset ? $0.element ^ 0x5A : $0.element }] {
+                    _ = try? XMPPacket.locationValues(in: damaged)
+                    guard let edit = try? XMPPacket.removingLocation(from: damaged) else { continue }
+                    XCTAssertFalse(XMPPacket.placesPhoto(try XMPPacket.properties(in: edit.bytes)), "\(sample) at \(offset)")
+                    XCTAssertNil(try XMPPacket.removingLocation(from: edit.bytes), "\(sample) at \(offset)")
+                }
+            }
+        }
+    }
 }
