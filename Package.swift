@@ -39,7 +39,7 @@ let package = Package(
         // Fixture paths, process running, exiftool, goldens: shared by the test targets below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),

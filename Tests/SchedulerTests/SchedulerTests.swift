@@ -1,5 +1,6 @@
 import Foundation
 import Scheduler
+import TestSupport
 import XCTest
 
 /// Fake work: no libvips, just costs, sleeps and counters.
@@ -127,19 +128,6 @@ final class SchedulerTests: XCTestCase {
         }
         XCTAssertEqual(pulled.value, 40)
         XCTAssertLessThanOrEqual(maxAhead.value, 3, "at most the running jobs plus the one waiting for a slot")
-    }
-}
-
-/// A small deterministic generator so the random costs are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

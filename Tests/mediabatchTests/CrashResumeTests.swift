@@ -53,7 +53,7 @@ final class CrashResumeTests: XCTestCase {
         let expected = try Self.outputs(clean)
         XCTAssertEqual(expected.count, 20, "18 images, the Live Photo still and its movie")
 
-        var generator = SeededGenerator(seed: 20261121)
+        var generator = SplitMix(seed: 20261121)
         let resumed = Fixtures.temporaryFolder("crash-resumed")
         var kills: [String] = []
         for _ in 0..<4 {
@@ -88,22 +88,5 @@ final class CrashResumeTests: XCTestCase {
         // And the run after that does nothing.
         let again = try runProcess(Fixtures.executable.path, Self.arguments(input, resumed), in: Fixtures.repositoryRoot)
         XCTAssertTrue(again.stderr.contains("0 ok, 20 unchanged, 0 failed"), again.stderr)
-    }
-}
-
-/// SplitMix64: the same "random" kill times on every run of the test.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
