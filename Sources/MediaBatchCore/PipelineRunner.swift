@@ -34,16 +34,19 @@ public struct RunOptions: Sendable {
     }
 
     /// mediabatch's own files under the output root: state databases, temporary outputs.
-    public var workFolder: URL { outputRoot.appendingPathComponent(".mediabatch") }
+    static func workFolder(_ outputRoot: URL) -> URL { outputRoot.appendingPathComponent(".mediabatch") }
 
-    /// One database per shard, so shards sharing an output volume never share a SQLite file.
-    public var resolvedStatePath: URL {
-        statePath ?? workFolder.appendingPathComponent(shard.map { "state-\($0.tag).sqlite" } ?? "state.sqlite")
+    /// Where a run over `outputRoot` keeps its state: one database per shard, so shards sharing
+    /// an output volume never share a SQLite file.
+    public static func defaultStatePath(outputRoot: URL, shard: Shard?) -> URL {
+        workFolder(outputRoot).appendingPathComponent(shard.map { "state-\($0.tag).sqlite" } ?? "state.sqlite")
     }
+
+    var resolvedStatePath: URL { statePath ?? Self.defaultStatePath(outputRoot: outputRoot, shard: shard) }
 
     /// Emptied when a run starts: whatever is there was left by a killed run of this shard.
     var temporaryFolder: URL {
-        workFolder.appendingPathComponent("tmp").appendingPathComponent(shard?.tag ?? "all")
+        Self.workFolder(outputRoot).appendingPathComponent("tmp").appendingPathComponent(shard?.tag ?? "all")
     }
 }
 
@@ -187,10 +190,11 @@ public final class PipelineRunner: @unchecked Sendable {
         func finished(_ result: ItemResult, _ entry: RunLedger.Entry? = nil, change: ItemChange? = nil) -> PreparedItem {
             PreparedItem(context: nil, outcome: result, estimatedBytes: 0, started: started, change: change, entry: entry)
         }
-        guard let stamp = FileStamp(path: input.path) else {
-            return finished(failure(input, nil, 0, started, ItemError(
+        func unreadable() -> PreparedItem {
+            finished(failure(input, nil, 0, started, ItemError(
                 code: .unreadable, message: "cannot read the file", item: input.relativePath, stage: .decode)))
         }
+        guard let stamp = FileStamp(path: input.path) else { return unreadable() }
         let assessment = ledger.assess(input, stamp: stamp) { fingerprints(input, $0) }
         let bytesIn = Int(stamp.size)
         if assessment.change == .unchanged, let previous = assessment.previous {
@@ -203,8 +207,7 @@ public final class PipelineRunner: @unchecked Sendable {
             sniffed = try FormatSniffer.format(of: input.path)
             contentHash = try assessment.contentHash ?? ContentHash.ofFile(atPath: input.path)
         } catch {
-            return finished(failure(input, nil, 0, started, ItemError(
-                code: .unreadable, message: "cannot read the file", item: input.relativePath, stage: .decode)))
+            return unreadable()
         }
         func entry(_ format: MediaFormat?, _ contentIdentifier: String? = nil) -> RunLedger.Entry {
             .init(stamp: stamp, contentHash: contentHash, format: format, contentIdentifier: contentIdentifier,

@@ -45,6 +45,21 @@ func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+/// A root folder from its command-line option, else from the pipeline file; exits 2 when neither names one.
+func root(_ option: String?, orPipeline pipelineRoot: URL?, key: String, pipeline: String) throws -> URL {
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    guard let root = option.map({ URL(fileURLWithPath: $0, relativeTo: cwd) }) ?? pipelineRoot else {
+        printError("error: no \(key) folder: set \(key).root in \(pipeline) or pass --\(key)")
+        throw ExitCode(ExitStatus.invalid)
+    }
+    return root
+}
+
+/// A file named on the command line, relative to the working directory.
+func commandLinePath(_ path: String) -> URL {
+    URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+}
+
 /// Loads and validates a pipeline file, or exits 2 with the path-qualified reason.
 func loadPipeline(_ path: String) throws -> Pipeline {
     do {

@@ -83,15 +83,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadPipeline(pipeline)
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        guard let inputRoot = input.map({ URL(fileURLWithPath: $0, relativeTo: cwd) }) ?? loaded.input.root else {
-            printError("error: no input folder: set input.root in \(pipeline) or pass --input")
-            throw ExitCode(ExitStatus.invalid)
-        }
-        guard let outputRoot = output.map({ URL(fileURLWithPath: $0, relativeTo: cwd) }) ?? loaded.output.root else {
-            printError("error: no output folder: set output.root in \(pipeline) or pass --output")
-            throw ExitCode(ExitStatus.invalid)
-        }
+        let inputRoot = try root(input, orPipeline: loaded.input.root, key: "input", pipeline: pipeline)
+        let outputRoot = try root(output, orPipeline: loaded.output.root, key: "output", pipeline: pipeline)
         var options = RunOptions(
             inputRoot: inputRoot, outputRoot: outputRoot,
             concurrency: jobs ?? loaded.limits.concurrency ?? AvailableCPUs.count,
@@ -100,7 +93,7 @@ struct RunCommand: ParsableCommand {
         options.force = force
         options.prune = prune
         options.shard = try resolvedShard()
-        options.statePath = state.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
+        options.statePath = state.map(commandLinePath)
 
         let shard = options.shard
         let progress = quiet ? nil : ProgressReporter(

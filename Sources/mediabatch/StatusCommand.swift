@@ -25,21 +25,15 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try loadPipeline(pipeline)
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        guard let outputRoot = output.map({ URL(fileURLWithPath: $0, relativeTo: cwd) }) ?? loaded.output.root else {
-            printError("error: no output folder: set output.root in \(pipeline) or pass --output")
-            throw ExitCode(ExitStatus.invalid)
-        }
-        var options = RunOptions(inputRoot: outputRoot, outputRoot: outputRoot, concurrency: 1,
-                                 memoryBudget: loaded.limits.memoryBudget, pipelineName: pipeline)
+        let outputRoot = try root(output, orPipeline: loaded.output.root, key: "output", pipeline: pipeline)
+        let selected: Shard?
         do {
-            options.shard = try shard.map(Shard.init(parsing:))
+            selected = try shard.map(Shard.init(parsing:))
         } catch {
             printError("error: --shard: \(error)")
             throw ExitCode(ExitStatus.invalid)
         }
-        options.statePath = state.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
-        let path = options.resolvedStatePath.path
+        let path = (state.map(commandLinePath) ?? RunOptions.defaultStatePath(outputRoot: outputRoot, shard: selected)).path
         guard let store = try StateStore(readingExisting: path) else {
             print("no state database at \(path): no run has recorded anything yet")
             return
