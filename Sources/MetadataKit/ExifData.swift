@@ -80,7 +80,8 @@ public struct ExifData: Sendable, Equatable {
         guard let start = offset(of: directory), let count = uint16(start) else { return [] }
         return (0..<Int(count)).compactMap { index in
             let at = start + 2 + index * 12
-            guard let tag = uint16(at), let type = uint16(at + 2), let count = uint32(at + 4) else { return nil }
+            // A block cut off inside an entry ends before it, even where a short value would fit.
+            guard at + 12 <= tiff.count, let tag = uint16(at), let type = uint16(at + 2), let count = uint32(at + 4) else { return nil }
             let length = Int(count) * Self.typeSize(type)
             let valueOffset = length <= 4 ? at + 8 : uint32(at + 8).map(Int.init) ?? -1
             guard count < 1 << 28, valueOffset >= 0, valueOffset + length <= tiff.count else { return nil }

@@ -1,0 +1,17 @@
+@testable import MetadataKit
+import XCTest
+
+/// Inputs the header fuzzer (fuzz/HeaderFuzzer.swift) found to trap or to break a promise,
+/// reduced to the bytes that matter.
+final class MetadataKitFuzzFindingsTests: XCTestCase {
+    /// A TIFF cut off inside its only IFD0 entry, whose 2-byte inline value still fits:
+    /// compacting it (as for every TIFF input) read the entry's 4-byte value slot past the end.
+    func testEntryCutOffInsideItsValueSlotIsNotRead() throws {
+        let tiff: [UInt8] = Array("MM\0*".utf8) + [0, 0, 0, 8] + [0, 1] + [0x01, 0x0F, 0, 2, 0, 0, 0, 2] + Array("A\0".utf8)
+        let exif = try XCTUnwrap(ExifData(tiff))
+        XCTAssertNil(exif.string(ExifTag.make, in: .ifd0))
+        let compacted = exif.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)
+        XCTAssertTrue(compacted.entries(in: .ifd0).isEmpty)
+    }
+
+}
