@@ -14,4 +14,16 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         XCTAssertTrue(compacted.entries(in: .ifd0).isEmpty)
     }
 
+    /// A name or a comment that is not UTF-8: swift-corelibs' XMLParser force-unwraps both as
+    /// UTF-8 and trapped inside `parse()`, where libxml2 would have reported the packet malformed.
+    func testNamesAndCommentsThatAreNotUTF8AreMalformedNotATrap() {
+        for packet: [UInt8] in [Array("<a".utf8) + [0xFF] + Array("/>".utf8), Array("<a><!--".utf8) + [0xFF] + Array("--></a>".utf8)] {
+            XCTAssertThrowsError(try XMPPacket.properties(in: packet))
+            XCTAssertThrowsError(try XMPPacket.locationValues(in: packet))
+            XCTAssertThrowsError(try XMPPacket.removingLocation(from: packet))
+            XCTAssertTrue(XMPPacket.carriesLocation(packet), "what cannot be read counts as location")
+        }
+        let latin1 = Array("<?xml version='1.0' encoding='ISO-8859-1'?><a>caf".utf8) + [0xE9] + Array("</a>".utf8)
+        XCTAssertEqual(try XMPPacket.properties(in: latin1), [], "a declared 8-bit encoding is not UTF-8 to check")
+    }
 }
