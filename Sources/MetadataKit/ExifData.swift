@@ -49,7 +49,17 @@ public struct ExifData: Sendable, Equatable {
         var isInline: Bool { valueLength <= 4 }
     }
 
-    static let pointerTags: [UInt16: Directory] = [0x8769: .exif, 0x8825: .gps, 0xA005: .interoperability]
+    /// The directory a pointer tag leads to where it is one, as `offset(of:)` reads them: EXIF
+    /// and GPS from IFD0, interoperability from EXIF. Anywhere else the tag is a plain value;
+    /// followed, a directory pointing to itself would be walked forever.
+    static func pointedDirectory(_ tag: UInt16, from directory: Directory) -> Directory? {
+        switch (tag, directory) {
+        case (0x8769, .ifd0): .exif
+        case (0x8825, .ifd0): .gps
+        case (0xA005, .exif): .interoperability
+        default: nil
+        }
+    }
 
     func uint16(_ offset: Int) -> UInt16? { tiff.uint16(at: offset, bigEndian: bigEndian) }
     func uint32(_ offset: Int) -> UInt32? { tiff.uint32(at: offset, bigEndian: bigEndian) }
@@ -180,7 +190,7 @@ public struct ExifData: Sendable, Equatable {
         // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
         let end = start + 2 + Int(count) * 12 + 4
         guard end <= tiff.count else { return }
-        if let pointed = Self.pointerTags[tag] { erase(pointed) }
+        if let pointed = Self.pointedDirectory(tag, from: directory) { erase(pointed) }
         if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
         tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
         zero(end - 12, 12)
@@ -192,7 +202,7 @@ public struct ExifData: Sendable, Equatable {
     private mutating func erase(_ directory: Directory) {
         guard let start = offset(of: directory), let count = uint16(start) else { return }
         for entry in entries(in: directory) {
-            if let pointed = Self.pointerTags[entry.tag] { erase(pointed) }
+            if let pointed = Self.pointedDirectory(entry.tag, from: directory) { erase(pointed) }
             if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
         }
         zero(start, 2 + Int(count) * 12 + 4)
@@ -237,20 +247,22 @@ public struct ExifData: Sendable, Equatable {
     public func compacted(keepingIFD0Tags ifd0Tags: Set<UInt16>) -> ExifData {
         var output: [UInt8] = Array(tiff.prefix(4)) + [0, 0, 0, 0]
         output.setUInt32(8, at: 4, bigEndian: bigEndian)
-        writeDirectory(.ifd0, into: &output) { ifd0Tags.contains($0) || Self.pointerTags[$0] != nil }
+        writeDirectory(.ifd0, into: &output) { ifd0Tags.contains($0) || Self.pointedDirectory($0, from: .ifd0) != nil }
         return ExifData(output)!
     }
 
     /// Appends a directory, then its out-of-line values and the directories it points to.
     private func writeDirectory(_ directory: Directory, into output: inout [UInt8], including: (UInt16) -> Bool = { _ in true }) {
-        let entries = entries(in: directory).filter { including($0.tag) && (Self.pointerTags[$0.tag] == nil || offset(of: Self.pointerTags[$0.tag]!) != nil) }
+        let entries = entries(in: directory).filter { entry in
+            including(entry.tag) && Self.pointedDirectory(entry.tag, from: directory).map { offset(of: $0) != nil } ?? true
+        }
         let start = output.count
         output += [UInt8](repeating: 0, count: 2 + entries.count * 12 + 4)
         output.setUInt16(UInt16(entries.count), at: start, bigEndian: bigEndian)
         for (index, entry) in entries.enumerated() {
             let at = start + 2 + index * 12
             output.replaceSubrange(at..<at + 8, with: tiff[entry.entryOffset..<entry.entryOffset + 8])
-            if let child = Self.pointerTags[entry.tag] {
+            if let child = Self.pointedDirectory(entry.tag, from: directory) {
                 output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
                 writeDirectory(child, into: &output)
             } else if entry.isInline {

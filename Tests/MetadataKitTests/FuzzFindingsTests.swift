@@ -26,4 +26,23 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         let latin1 = Array("<?xml version='1.0' encoding='ISO-8859-1'?><a>caf".utf8) + [0xE9] + Array("</a>".utf8)
         XCTAssertEqual(try XMPPacket.properties(in: latin1), [], "a declared 8-bit encoding is not UTF-8 to check")
     }
+
+    /// IFD0 with one pointer entry to a second directory that holds the same pointer, to itself.
+    private func tiffWithSelfPointingDirectory(_ tag: UInt16) -> [UInt8] {
+        let directory: [UInt8] = [0, 1] + [UInt8(tag >> 8), UInt8(tag & 0xFF), 0, 4, 0, 0, 0, 1, 0, 0, 0, 26] + [0, 0, 0, 0]
+        return Array("MM\0*".utf8) + [0, 0, 0, 8] + directory + directory
+    }
+
+    /// A GPS directory holding the GPS pointer to itself sent remove(gpsPointer) (stripLocation)
+    /// and compacted(keepingIFD0Tags:) (every TIFF input) into unbounded recursion.
+    func testDirectoryPointingToItselfIsNotWalkedForever() throws {
+        var gps = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(ExifTag.gpsPointer)))
+        XCTAssertTrue(gps.hasGPS)
+        XCTAssertTrue(gps.compacted(keepingIFD0Tags: []).hasGPS)
+        gps.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(gps.hasGPS)
+
+        let exif = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(0x8769)))
+        XCTAssertEqual(exif.compacted(keepingIFD0Tags: []).entries(in: .exif).map(\.tag), [0x8769], "inside EXIF it is a plain value")
+    }
 }
