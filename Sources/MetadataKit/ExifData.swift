@@ -187,11 +187,16 @@ public struct ExifData: Sendable, Equatable {
     public mutating func remove(_ tag: UInt16, from directory: Directory) {
         guard let start = offset(of: directory), let count = uint16(start),
               let entry = entry(tag, in: directory) else { return }
-        // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
-        let end = start + 2 + Int(count) * 12 + 4
-        guard end <= tiff.count else { return }
         if let pointed = Self.pointedDirectory(tag, from: directory) { erase(pointed) }
         if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+        // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
+        let end = start + 2 + Int(count) * 12 + 4
+        guard end <= tiff.count else {
+            // The directory claims more entries than the block holds: what follows its last whole
+            // entry may be another tag's value, which must not move. The entry is zeroed instead.
+            zero(entry.entryOffset, 12)
+            return
+        }
         tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
         zero(end - 12, 12)
         tiff.setUInt16(count - 1, at: start, bigEndian: bigEndian)

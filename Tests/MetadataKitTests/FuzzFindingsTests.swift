@@ -45,4 +45,20 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         let exif = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(0x8769)))
         XCTAssertEqual(exif.compacted(keepingIFD0Tags: []).entries(in: .exif).map(\.tag), [0x8769], "inside EXIF it is a plain value")
     }
+
+    /// IFD0 claims three entries where the block holds one, the GPS pointer: remove(gpsPointer)
+    /// returned without removing anything, so stripLocation reported "EXIF GPS" removed and the
+    /// output kept it.
+    func testGPSGoesFromADirectoryClaimingMoreEntriesThanTheBlockHolds() throws {
+        let ifd0: [UInt8] = [0, 3] + [0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 22]
+        let gps: [UInt8] = [0, 1] + [0, 1, 0, 2, 0, 0, 0, 2] + Array("N\0\0\0".utf8) + [0, 0, 0, 0]
+        var exif = try XCTUnwrap(ExifData(Array("MM\0*".utf8) + [0, 0, 0, 8] + ifd0 + gps))
+        XCTAssertEqual(exif.string(ExifTag.gpsLatitudeRef, in: .gps), "N")
+        let size = exif.tiff.count
+        exif.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(exif.hasGPS)
+        XCTAssertFalse(exif.contains(ExifTag.gpsPointer, in: .ifd0))
+        XCTAssertFalse(exif.tiff.contains(UInt8(ascii: "N")), "the GPS directory's bytes are zeroed")
+        XCTAssertEqual(exif.tiff.count, size)
+    }
 }
