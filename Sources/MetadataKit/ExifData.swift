@@ -87,7 +87,12 @@ public struct ExifData: Sendable, Equatable {
     }
 
     func entries(in directory: Directory) -> [Entry] {
-        guard let start = offset(of: directory), let count = uint16(start) else { return [] }
+        offset(of: directory).map(entries(at:)) ?? []
+    }
+
+    /// The entries of the directory at `start`.
+    private func entries(at start: Int) -> [Entry] {
+        guard let count = uint16(start) else { return [] }
         return (0..<Int(count)).compactMap { index in
             let at = start + 2 + index * 12
             // A block cut off inside an entry ends before it, even where a short value would fit.
@@ -185,45 +190,53 @@ public struct ExifData: Sendable, Equatable {
     /// Removes a tag from a directory and zeroes the value bytes that only it used. Removing a
     /// pointer tag (GPS, EXIF, interoperability) also zeroes the directory it points to.
     public mutating func remove(_ tag: UInt16, from directory: Directory) {
-        guard let start = offset(of: directory), let count = uint16(start),
-              let entry = entry(tag, in: directory) else { return }
-        if let pointed = Self.pointedDirectory(tag, from: directory) { erase(pointed) }
-        if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
-        // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
-        let end = start + 2 + Int(count) * 12 + 4
-        guard end <= tiff.count else {
-            // The directory claims more entries than the block holds: what follows its last whole
-            // entry may be another tag's value, which must not move. The entry is zeroed instead.
-            zero(entry.entryOffset, 12)
-            return
+        guard let start = offset(of: directory), var count = uint16(start) else { return }
+        // Every entry with the tag goes (a second GPS pointer would keep the location), the last
+        // first, so that closing its gap moves none of the others.
+        for entry in entries(at: start).filter({ $0.tag == tag }).reversed() {
+            if let pointed = Self.pointedDirectory(tag, from: directory), let target = uint32(entry.valueOffset) {
+                erase(pointed, at: Int(target))
+            }
+            if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+            // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
+            let end = start + 2 + Int(count) * 12 + 4
+            guard end <= tiff.count else {
+                // The directory claims more entries than the block holds: what follows its last whole
+                // entry may be another tag's value, which must not move. The entry is zeroed instead.
+                zero(entry.entryOffset, 12)
+                continue
+            }
+            tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
+            zero(end - 12, 12)
+            count -= 1
+            tiff.setUInt16(count, at: start, bigEndian: bigEndian)
         }
-        tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
-        zero(end - 12, 12)
-        tiff.setUInt16(count - 1, at: start, bigEndian: bigEndian)
     }
 
-    /// Zeroes a whole directory, its out-of-line values and the directories it points to;
-    /// unlinking it is the caller's job.
-    private mutating func erase(_ directory: Directory) {
-        guard let start = offset(of: directory), let count = uint16(start) else { return }
-        for entry in entries(in: directory) {
-            if let pointed = Self.pointedDirectory(entry.tag, from: directory) { erase(pointed) }
+    /// Zeroes the directory of `kind` at `start` (as far as the block holds it), its out-of-line
+    /// values and the directories it points to; unlinking it is the caller's job.
+    private mutating func erase(_ kind: Directory, at start: Int) {
+        guard start > 0, let count = uint16(start) else { return }
+        for entry in entries(at: start) {
+            if let pointed = Self.pointedDirectory(entry.tag, from: kind), let target = uint32(entry.valueOffset) {
+                erase(pointed, at: Int(target))
+            }
             if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
         }
-        zero(start, 2 + Int(count) * 12 + 4)
+        zero(start, min(2 + Int(count) * 12 + 4, tiff.count - start))
     }
 
     /// Drops IFD1 and the thumbnail JPEG it points to: after rotating and resizing, the
     /// thumbnail shows the original framing, and nothing in it is worth keeping.
     public mutating func removeThumbnail() {
-        guard let ifd0 = offset(of: .ifd0), let pointer = nextIFDPointer(ifd0), offset(of: .ifd1) != nil else { return }
+        guard let ifd0 = offset(of: .ifd0), let pointer = nextIFDPointer(ifd0), let ifd1 = offset(of: .ifd1) else { return }
         let thumbnailStart = number(0x201, in: .ifd1).map(Int.init)
         let thumbnailLength = number(0x202, in: .ifd1).map(Int.init)
         if let thumbnailStart, let thumbnailLength, thumbnailStart >= 0, thumbnailLength >= 0,
            thumbnailStart + thumbnailLength <= tiff.count {
             zero(thumbnailStart, thumbnailLength)
         }
-        erase(.ifd1)
+        erase(.ifd1, at: ifd1)
         tiff.setUInt32(0, at: pointer, bigEndian: bigEndian)
     }
 

@@ -61,4 +61,22 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         XCTAssertFalse(exif.tiff.contains(UInt8(ascii: "N")), "the GPS directory's bytes are zeroed")
         XCTAssertEqual(exif.tiff.count, size)
     }
+
+    /// Two GPS pointers in IFD0, each to a GPS directory of its own: remove(gpsPointer) took the
+    /// first and left the second, and with it a position.
+    func testEveryGPSPointerGoesWithTheDirectoryItPointsTo() throws {
+        func entry(_ tag: UInt16, type: UInt8, count: UInt8, value: [UInt8]) -> [UInt8] {
+            [UInt8(tag >> 8), UInt8(tag & 0xFF), 0, type, 0, 0, 0, count] + value
+        }
+        let ifd0 = [0, 2] + entry(ExifTag.gpsPointer, type: 4, count: 1, value: [0, 0, 0, 38])
+            + entry(ExifTag.gpsPointer, type: 4, count: 1, value: [0, 0, 0, 56]) + [0, 0, 0, 0]
+        func gps(_ reference: String) -> [UInt8] {
+            [0, 1] + entry(ExifTag.gpsLatitudeRef, type: 2, count: 2, value: Array("\(reference)\0\0\0".utf8)) + [0, 0, 0, 0]
+        }
+        var exif = try XCTUnwrap(ExifData(Array("MM\0*".utf8) + [0, 0, 0, 8] + ifd0 + gps("N") + gps("S")))
+        exif.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(exif.hasGPS)
+        XCTAssertFalse(exif.contains(ExifTag.gpsPointer, in: .ifd0))
+        XCTAssertFalse(exif.tiff.contains(UInt8(ascii: "N")) || exif.tiff.contains(UInt8(ascii: "S")), "both GPS directories are zeroed")
+    }
 }
