@@ -144,8 +144,7 @@ private func exercise(_ note: AppleMakerNote) {
 // MARK: XMP and IPTC
 
 private func readXMP(_ packet: [UInt8]) {
-    if let properties = try? XMPPacket.properties(in: packet) { _ = XMPPacket.placesPhoto(properties) }
-    _ = XMPPacket.carriesLocation(packet)
+    _ = XMPPacket.carriesLocation(packet) // properties(in:), then placesPhoto
     _ = try? XMPPacket.locationValues(in: packet)
     guard let removal = try? XMPPacket.removingLocation(from: packet) else { return }
     require(!removal.removed.isEmpty)

@@ -2,9 +2,9 @@
 # Builds the libFuzzer harnesses and runs one.
 #
 #   fuzz/run.sh build                      build both fuzzers into fuzz/.build
-#   fuzz/run.sh pipeline|header [SECONDS]  build, fuzz for SECONDS (600 by default) with one
-#                                          process, then merge inputs that add coverage into
-#                                          fuzz/corpus/NAME
+#   fuzz/run.sh pipeline|header [SECONDS]  build, fuzz for SECONDS (600 by default), one process
+#                                          at a time, going on after a finding; then merge inputs
+#                                          that add coverage into fuzz/corpus/NAME
 #   fuzz/run.sh pipeline|header FILE...    build, then run each input once (a crash artifact)
 #
 # Findings land in fuzz/.artifacts/NAME/, the log of each run in fuzz/.artifacts/.
@@ -72,11 +72,28 @@ fi
 
 seconds=${2:-600}
 log="$artifacts/$command-$(date +%Y%m%d-%H%M%S).log"
-# New inputs go to the work folder; the committed corpus only seeds it.
+# New inputs go to the work folder; the committed corpus only seeds it. A finding ends the
+# fuzzing process; the next one carries on from the work folder until the time is up.
 status=0
-"$fuzzer" $(options "$command") -max_total_time="$seconds" -artifact_prefix="$artifacts/$command/" \
-    "$artifacts/work-$command" "fuzz/corpus/$command" 2>&1 | tee "$log" || status=$?
+deadline=$((SECONDS + seconds))
+while ((SECONDS < deadline)); do
+    "$fuzzer" $(options "$command") -max_total_time=$((deadline - SECONDS)) -artifact_prefix="$artifacts/$command/" \
+        "$artifacts/work-$command" "fuzz/corpus/$command" 2>&1 | tee "$log.process" || status=$?
+    cat "$log.process" >>"$log"
+    # A process that never finished reading the corpus fails on a seed: every next one would too.
+    grep -q INITED "$log.process" || break
+done
+rm -f "$log.process"
 # Keep only what adds coverage to the committed corpus.
-"$fuzzer" $(options "$command") -merge=1 "fuzz/corpus/$command" "$artifacts/work-$command" >>"$log" 2>&1
+"$fuzzer" $(options "$command") -merge=1 "fuzz/corpus/$command" "$artifacts/work-$command" >"$log.merge" 2>&1
+# Executions add up over the processes (a process ended by a finding counts to its last status
+# line); coverage and corpus size are the last process's.
+awk '/^#[0-9]+/ { last = substr($1, 2); for (i = 2; i < NF; i++) if ($i ~ /^(cov|ft|corp|exec\/s):$/) stat[$i] = $(i + 1) }
+     /^Done [0-9]+ runs/ { runs += $2; processes++ }
+     /ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)/ { runs += last; processes++ }
+     /Test unit written to/ { findings = findings "\n  " $NF }
+     END { printf "executions: %d in %d process(es); last: cov %s ft %s corp %s exec/s %s\nfindings:%s\n",
+                  runs, processes, stat["cov:"], stat["ft:"], stat["corp:"], stat["exec/s:"], findings ? findings : " none" }' "$log" | tee -a "$log"
+echo "corpus: $(ls "fuzz/corpus/$command" | wc -l) files in fuzz/corpus/$command, $(ls "$artifacts/work-$command" | wc -l) in the work folder"
 echo "log: $log"
 exit "$status"
