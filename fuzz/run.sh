@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs one.
 #
-#   fuzz/run.sh build                      build both fuzzers into fuzz/.build
+#   fuzz/run.sh build                      build both fuzzers into fuzz/.build (what is out of date)
 #   fuzz/run.sh pipeline|header [SECONDS]  build, fuzz for SECONDS (600 by default), one process
 #                                          at a time, going on after a finding; then merge inputs
 #                                          that add coverage into fuzz/corpus/NAME
@@ -28,17 +28,29 @@ module() { # NAME SOURCES...: an instrumented library module the harnesses impor
         -emit-module -emit-module-path "$build/$name.swiftmodule" -emit-object -o "$build/$name.o" "$@"
 }
 
+pipeline_sources=(Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift)
+header_sources=(Sources/PipelineModel/*.swift Sources/MetadataKit/*.swift Sources/MediaBatchCore/FormatSniffer.swift
+                Sources/MediaBatchCore/GeoPosition.swift fuzz/HeaderFuzzer.swift)
+
+out_of_date() { # BINARY SOURCES...
+    local binary=$1; shift
+    [[ ! -x $binary || -n $(find "$@" fuzz/run.sh -newer "$binary") ]]
+}
+
 build_all() {
     mkdir -p "$build"
-    # The pipeline harness compiles with PipelineModel's sources: one module, internal access.
-    quiet_link swiftc "${swift_flags[@]}" -module-name PipelineFileFuzzer \
-        Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift -o "$build/pipeline-fuzzer"
-    # FormatSniffer and GeoPosition import PipelineModel and MetadataKit, so those are modules here.
-    module PipelineModel Sources/PipelineModel/*.swift
-    module MetadataKit Sources/MetadataKit/*.swift
-    quiet_link swiftc "${swift_flags[@]}" -I "$build" -module-name HeaderFuzzer \
-        Sources/MediaBatchCore/FormatSniffer.swift Sources/MediaBatchCore/GeoPosition.swift fuzz/HeaderFuzzer.swift \
-        "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -o "$build/header-fuzzer"
+    if out_of_date "$build/pipeline-fuzzer" "${pipeline_sources[@]}"; then
+        # The pipeline harness compiles with PipelineModel's sources: one module, internal access.
+        quiet_link swiftc "${swift_flags[@]}" -module-name PipelineFileFuzzer "${pipeline_sources[@]}" -o "$build/pipeline-fuzzer"
+    fi
+    if out_of_date "$build/header-fuzzer" "${header_sources[@]}"; then
+        # FormatSniffer and GeoPosition import PipelineModel and MetadataKit, so those are modules here.
+        module PipelineModel Sources/PipelineModel/*.swift
+        module MetadataKit Sources/MetadataKit/*.swift
+        quiet_link swiftc "${swift_flags[@]}" -I "$build" -module-name HeaderFuzzer \
+            Sources/MediaBatchCore/FormatSniffer.swift Sources/MediaBatchCore/GeoPosition.swift fuzz/HeaderFuzzer.swift \
+            "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -o "$build/header-fuzzer"
+    fi
 }
 
 options() { # NAME: libFuzzer options per fuzzer
