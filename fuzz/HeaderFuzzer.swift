@@ -105,7 +105,9 @@ private func readJPEG(_ bytes: [UInt8]) {
 private func exercise(_ exif: ExifData) {
     let directories: [ExifData.Directory] = [.ifd0, .exif, .gps, .interoperability, .ifd1]
     for directory in directories {
-        for entry in exif.entries(in: directory) {
+        // Every lookup walks the directory again: 32 entries reach every value type without
+        // making a 65535-entry directory cost billions of steps.
+        for entry in exif.entries(in: directory).prefix(32) {
             _ = exif.string(entry.tag, in: directory)
             _ = exif.numbers(entry.tag, in: directory)
             _ = exif.bytes(entry.tag, in: directory)
