@@ -112,7 +112,8 @@ public enum IPTCBlock {
 
     /// Where image resources start, or nil when the block is bare IIM.
     private static func resourcesStart(in block: [UInt8]) throws -> Int? {
-        if block.isEmpty || block[0] == datasetTag { return nil }
+        // Zero padding alone is IIM without datasets: what removing every dataset leaves.
+        if block.first == datasetTag || block.allSatisfy({ $0 == 0 }) { return nil }
         if block.starts(with: photoshopHeader) { return photoshopHeader.count }
         if let signature = block.fourCC(at: 0), resourceSignatures.contains(signature) { return 0 }
         throw MetadataFormatError(message: "IPTC block is neither IIM nor Photoshop image resources")

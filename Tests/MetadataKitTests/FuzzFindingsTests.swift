@@ -79,4 +79,16 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         XCTAssertFalse(exif.contains(ExifTag.gpsPointer, in: .ifd0))
         XCTAssertFalse(exif.tiff.contains(UInt8(ascii: "N")) || exif.tiff.contains(UInt8(ascii: "S")), "both GPS directories are zeroed")
     }
+
+    /// Bare IIM whose only dataset is a location (2:26, empty) followed by a zero pad byte:
+    /// removing it left the pad alone, which IPTCBlock then refused as neither IIM nor Photoshop
+    /// resources, so the output's IPTC could not be read back.
+    func testZeroPaddingLeftByRemovingEveryDatasetReadsBack() throws {
+        let block: [UInt8] = [0x1C, 2, 26, 0, 0, 0]
+        let removal = try XCTUnwrap(IPTCBlock.removingLocation(from: block))
+        XCTAssertEqual(removal.removed, ["IPTC:ContentLocationCode"])
+        XCTAssertEqual(removal.bytes, [0])
+        XCTAssertEqual(try IPTCBlock.locationValues(in: removal.bytes), [:])
+        XCTAssertNil(try IPTCBlock.removingLocation(from: removal.bytes))
+    }
 }
