@@ -24,9 +24,6 @@ struct WriteStage: PipelineStage {
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
-        if let holder = environment.claims.claim(relative, for: item.input.relativePath) {
-            throw StageFailure(.outputCollision, "\(relative) is already the output of \(holder)")
-        }
         do {
             try AtomicFile.write(to: destination, via: environment.temporaryFolder) { temporary in
                 if let image = item.image {
