@@ -27,8 +27,9 @@ struct WriteStage: PipelineStage {
         if let holder = environment.claims.claim(relative, for: item.input.relativePath) {
             throw StageFailure(.outputCollision, "\(relative) is already the output of \(holder)")
         }
+        let bytes: Int
         do {
-            try AtomicFile.write(to: destination, via: environment.temporaryFolder) { temporary in
+            bytes = try AtomicFile.write(relative, under: environment.outputRoot, via: environment.temporaryFolder) { temporary in
                 if let image = item.image {
                     try writeImage(image, item.metadata, format: item.outputFormat, quality: item.quality, to: temporary)
                 } else if item.stripVideoLocation, let video = item.video {
@@ -46,7 +47,6 @@ struct WriteStage: PipelineStage {
         } catch {
             throw StageFailure(.writeFailed, "cannot write \(relative): \(error.localizedDescription)")
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         item.output = (relative, bytes)
     }
 
