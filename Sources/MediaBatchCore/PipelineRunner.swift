@@ -136,12 +136,19 @@ public final class PipelineRunner: @unchecked Sendable {
         } catch {
             throw RunSetupError(description: "cannot start libvips: \(error)")
         }
+        if !options.dryRun {
+            // Before the state database, which sits beside it: a symlinked .mediabatch stops the run here.
+            do {
+                try OutputTree.empty(options.temporaryFolder, under: options.outputRoot)
+            } catch {
+                throw RunSetupError(description: "cannot use the temporary folder: \((error as? StageFailure)?.message ?? "\(error)")")
+            }
+        }
         let started = Date()
         let (store, runID) = try openState()
         ledger = RunLedger(store: store, run: runID, outputRoot: options.outputRoot, force: options.force,
                            prune: options.prune, writes: !options.dryRun)
         claims.recordedOwner = { [ledger, options] output in ledger?.recordedOwner(ofOutput: output, inputRoot: options.inputRoot) }
-        if !options.dryRun { try? FileManager.default.removeItem(at: options.temporaryFolder) }
 
         let walker = InputWalker(root: options.inputRoot, include: pipeline.input.include, exclude: pipeline.input.exclude,
                                  skipping: options.outputRoot, followSymlinks: pipeline.input.followSymlinks)

@@ -17,9 +17,10 @@ final class PipelineRunnerTests: XCTestCase {
         quickstartReport = try! run(pipeline, input: Fixtures.samples, output: quickstartOutput)
     }
 
-    static func run(_ pipeline: Pipeline, input: URL, output: URL, concurrency: Int = 2) throws -> RunReport {
-        let options = RunOptions(inputRoot: input, outputRoot: output, concurrency: concurrency,
+    static func run(_ pipeline: Pipeline, input: URL, output: URL, concurrency: Int = 2, statePath: URL? = nil) throws -> RunReport {
+        var options = RunOptions(inputRoot: input, outputRoot: output, concurrency: concurrency,
                                  memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test")
+        options.statePath = statePath
         return try PipelineRunner(pipeline: pipeline, options: options).run()
     }
 
