@@ -97,8 +97,9 @@ struct WriteStage: PipelineStage {
     /// decode failure from an encode or disk failure by what libvips says.
     static func classify(_ error: VipsError, writing relative: String) -> StageFailure {
         let message = error.message
-        let writeFailures = ["No space left", "File too large", "Disk quota exceeded", "Permission denied", "Read-only file system",
-                             "unable to open for write", "unable to write", "write error", "write failed"]
+        // The system's reasons only: libvips also says "unable to write to target" when a decoder
+        // failed half way through the pipeline that was being saved.
+        let writeFailures = ["No space left", "File too large", "Disk quota exceeded", "Permission denied", "Read-only file system"]
         if writeFailures.contains(where: message.contains) {
             return StageFailure(.writeFailed, "cannot write \(relative): \(message)")
         }
