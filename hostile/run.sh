@@ -34,7 +34,7 @@ hang_seconds=${HOSTILE_HANG_SECONDS:-60}
 timeout_seconds=${HOSTILE_TIMEOUT:-1800}
 max_runs=${HOSTILE_MAX_RUNS:-30}
 
-"$root/scripts/install-deps.sh" time
+"$root/scripts/install-deps.sh" time gdb  # gdb: stacks of crashes and hangs (optional, but they say where)
 
 if [[ -z ${MEDIABATCH:-} ]]; then
   MEDIABATCH=$root/.build-hostile/release/mediabatch
