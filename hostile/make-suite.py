@@ -42,7 +42,6 @@ TRUNCATIONS = [("first-1B", lambda size: 1), ("first-100B", lambda size: 100),
 # What mediabatch should do; the runner compares the report with it.
 FAIL = "fail"                       # status failed, with an error code
 OK = "ok"                           # status ok, one readable output
-SKIP = "skip"                       # status skipped (not a media file)
 OK_OR_FAIL = "ok-or-fail"           # either, but never a crash, a hang or a partial output
 FAIL_OR_NOT_LISTED = "fail-or-not-listed"  # failed, or never an item at all
 NOT_LISTED = "not-listed"           # never an item (nothing to read)
@@ -219,7 +218,7 @@ def png_of_zeros(width, height):
 def jpeg_claiming(source, width, height):
     """A real JPEG whose start-of-frame claims width × height; the scan still holds the small image."""
     data = bytearray(source)
-    marker, start, _ = next((m, s, e) for m, s, e in jpeg_segments(source) if is_start_of_frame(m))
+    start = next(s for m, s, _ in jpeg_segments(source) if is_start_of_frame(m))
     data[start + 5:start + 9] = struct.pack(">HH", height, width)
     return bytes(data)
 
