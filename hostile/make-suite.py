@@ -43,8 +43,7 @@ TRUNCATIONS = [("first-1B", lambda size: 1), ("first-100B", lambda size: 100),
 FAIL = "fail"                       # status failed, with an error code
 OK = "ok"                           # status ok, one readable output
 OK_OR_FAIL = "ok-or-fail"           # either, but never a crash, a hang or a partial output
-FAIL_OR_NOT_LISTED = "fail-or-not-listed"  # failed, or never an item at all
-NOT_LISTED = "not-listed"           # never an item (nothing to read)
+REPORTED = "reported"               # listed with a reason (failed or skipped), never read as media
 
 
 def sniff(data):
@@ -435,8 +434,8 @@ def make_wrong_extensions(suite):
             print(f"make-suite: the corpus has no {fmt} file for {target}; skipped", file=sys.stderr)
             continue
         name, data = found
-        suite.add(f"wrong-extension/{target}", data, category, OK,
-                  f"{name} ({fmt}); the format comes from the bytes, so it is processed as {fmt}")
+        suite.add(f"wrong-extension/{target}", data, category, FAIL,
+                  f"{name} ({fmt}); formatMismatch under the default input.extensionMismatch \"fail\"")
     suite.add("wrong-extension/text-named.jpg", b"This is not a JPEG.\n" * 50, category, FAIL,
               "plain text named .jpg: unsupportedFormat")
     suite.add("wrong-extension/text-named.heic", b"ftyp is not here\n" * 50, category, FAIL,
@@ -450,20 +449,20 @@ def make_links(suite):
     _, photo = suite.photo()
     os.symlink("loop-b.jpg", links / "loop-a.jpg")
     os.symlink("loop-a.jpg", links / "loop-b.jpg")
-    suite.note("links/loop-a.jpg", category, FAIL_OR_NOT_LISTED, "symlink -> loop-b.jpg -> loop-a.jpg (ELOOP)")
-    suite.note("links/loop-b.jpg", category, FAIL_OR_NOT_LISTED, "symlink -> loop-a.jpg -> loop-b.jpg (ELOOP)")
+    suite.note("links/loop-a.jpg", category, REPORTED, "symlink -> loop-b.jpg -> loop-a.jpg (ELOOP)")
+    suite.note("links/loop-b.jpg", category, REPORTED, "symlink -> loop-a.jpg -> loop-b.jpg (ELOOP)")
     os.symlink("does-not-exist.jpg", links / "dangling.jpg")
-    suite.note("links/dangling.jpg", category, FAIL_OR_NOT_LISTED, "symlink to a missing file")
+    suite.note("links/dangling.jpg", category, REPORTED, "symlink to a missing file")
     suite.add("links/dir-loop/photo.jpg", photo, category, OK, "a real JPEG beside a folder symlink to its own folder")
     (links / "dir-loop" / "inner").mkdir()
     os.symlink("..", links / "dir-loop" / "inner" / "to-parent")
-    suite.note("links/dir-loop/inner/to-parent", category, NOT_LISTED,
+    suite.note("links/dir-loop/inner/to-parent", category, REPORTED,
                "folder symlink -> .. (dir-loop): following it finds photo.jpg again, and inner/to-parent again, until ELOOP")
     os.symlink("/etc/passwd", links / "to-etc-passwd.jpg")
-    suite.note("links/to-etc-passwd.jpg", category, FAIL_OR_NOT_LISTED, "symlink leaving the input root -> /etc/passwd")
+    suite.note("links/to-etc-passwd.jpg", category, REPORTED, "symlink leaving the input root -> /etc/passwd")
     outside = next(path for name, path in suite.corpus if sniff(path.read_bytes()[:64]) == "jpeg").resolve()
     os.symlink(outside, links / "to-outside-image.jpg")
-    suite.note("links/to-outside-image.jpg", category, FAIL_OR_NOT_LISTED, f"symlink leaving the input root -> {outside}")
+    suite.note("links/to-outside-image.jpg", category, REPORTED, f"symlink leaving the input root -> {outside}")
 
 
 def make_special_files(suite):
@@ -471,22 +470,22 @@ def make_special_files(suite):
     special = suite.dest / "special"
     special.mkdir(parents=True)
     os.mkfifo(special / "fifo.jpg")
-    suite.note("special/fifo.jpg", category, FAIL_OR_NOT_LISTED, "FIFO with no writer: opening it for reading blocks forever")
+    suite.note("special/fifo.jpg", category, REPORTED, "FIFO with no writer: opening it for reading blocks forever")
     try:
         os.mknod(special / "char-device-zero.jpg", 0o644 | stat.S_IFCHR, os.makedev(1, 5))
-        suite.note("special/char-device-zero.jpg", category, FAIL_OR_NOT_LISTED,
+        suite.note("special/char-device-zero.jpg", category, REPORTED,
                    "character device 1:5 (/dev/zero): reads never end")
     except PermissionError as error:
         print(f"make-suite: cannot make a character device ({error}); skipped", file=sys.stderr)
     with socket.socket(socket.AF_UNIX) as unix_socket:
         unix_socket.bind(str(special / "socket.jpg"))
-    suite.note("special/socket.jpg", category, FAIL_OR_NOT_LISTED, "Unix socket: open(2) fails with ENXIO")
+    suite.note("special/socket.jpg", category, REPORTED, "Unix socket: open(2) fails with ENXIO")
     _, photo = suite.photo()
     as_root = os.geteuid() == 0
     root_note = " (generated as root: root still reads it, so this tests nothing unless run as another user)" if as_root else ""
     suite.add("special/unreadable.jpg", photo, category, OK if as_root else FAIL, "real JPEG, mode 000" + root_note)
     os.chmod(special / "unreadable.jpg", 0)
-    suite.add("special/unreadable-folder/photo.jpg", photo, category, OK if as_root else FAIL_OR_NOT_LISTED,
+    suite.add("special/unreadable-folder/photo.jpg", photo, category, OK if as_root else REPORTED,
               "real JPEG in a folder of mode 000" + root_note)
     os.chmod(special / "unreadable-folder", 0)
     if as_root:
@@ -502,8 +501,8 @@ def make_vanishing(suite):
     for index in range(20):
         suite.add(f"vanishing/a-{index:02d}.jpg", photo, "control", OK, "real JPEG, processed before the vanishing files")
     _, heic = suite.smallest("heif") or suite.photo()
-    suite.add("vanishing/z-vanishes.jpg", photo, "vanishing", FAIL_OR_NOT_LISTED, "moved away by the runner mid-run")
-    suite.add("vanishing/z-vanishes.heic", heic, "vanishing", FAIL_OR_NOT_LISTED, "moved away by the runner mid-run")
+    suite.add("vanishing/z-vanishes.jpg", photo, "vanishing", REPORTED, "moved away by the runner mid-run")
+    suite.add("vanishing/z-vanishes.heic", heic, "vanishing", REPORTED, "moved away by the runner mid-run")
 
 
 def corpus_files(corpus):
