@@ -49,7 +49,17 @@ public struct ExifData: Sendable, Equatable {
         var isInline: Bool { valueLength <= 4 }
     }
 
-    static let pointerTags: [UInt16: Directory] = [0x8769: .exif, 0x8825: .gps, 0xA005: .interoperability]
+    /// The directory a pointer tag leads to where it is one, as `offset(of:)` reads them: EXIF
+    /// and GPS from IFD0, interoperability from EXIF. Anywhere else the tag is a plain value;
+    /// followed, a directory pointing to itself would be walked forever.
+    static func pointedDirectory(_ tag: UInt16, from directory: Directory) -> Directory? {
+        switch (tag, directory) {
+        case (0x8769, .ifd0): .exif
+        case (0x8825, .ifd0): .gps
+        case (0xA005, .exif): .interoperability
+        default: nil
+        }
+    }
 
     func uint16(_ offset: Int) -> UInt16? { tiff.uint16(at: offset, bigEndian: bigEndian) }
     func uint32(_ offset: Int) -> UInt32? { tiff.uint32(at: offset, bigEndian: bigEndian) }
@@ -77,10 +87,16 @@ public struct ExifData: Sendable, Equatable {
     }
 
     func entries(in directory: Directory) -> [Entry] {
-        guard let start = offset(of: directory), let count = uint16(start) else { return [] }
+        offset(of: directory).map(entries(at:)) ?? []
+    }
+
+    /// The entries of the directory at `start`.
+    private func entries(at start: Int) -> [Entry] {
+        guard let count = uint16(start) else { return [] }
         return (0..<Int(count)).compactMap { index in
             let at = start + 2 + index * 12
-            guard let tag = uint16(at), let type = uint16(at + 2), let count = uint32(at + 4) else { return nil }
+            // A block cut off inside an entry ends before it, even where a short value would fit.
+            guard at + 12 <= tiff.count, let tag = uint16(at), let type = uint16(at + 2), let count = uint32(at + 4) else { return nil }
             let length = Int(count) * Self.typeSize(type)
             let valueOffset = length <= 4 ? at + 8 : uint32(at + 8).map(Int.init) ?? -1
             guard count < 1 << 28, valueOffset >= 0, valueOffset + length <= tiff.count else { return nil }
@@ -174,40 +190,53 @@ public struct ExifData: Sendable, Equatable {
     /// Removes a tag from a directory and zeroes the value bytes that only it used. Removing a
     /// pointer tag (GPS, EXIF, interoperability) also zeroes the directory it points to.
     public mutating func remove(_ tag: UInt16, from directory: Directory) {
-        guard let start = offset(of: directory), let count = uint16(start),
-              let entry = entry(tag, in: directory) else { return }
-        // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
-        let end = start + 2 + Int(count) * 12 + 4
-        guard end <= tiff.count else { return }
-        if let pointed = Self.pointerTags[tag] { erase(pointed) }
-        if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
-        tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
-        zero(end - 12, 12)
-        tiff.setUInt16(count - 1, at: start, bigEndian: bigEndian)
+        guard let start = offset(of: directory), var count = uint16(start) else { return }
+        // Every entry with the tag goes (a second GPS pointer would keep the location), the last
+        // first, so that closing its gap moves none of the others.
+        for entry in entries(at: start).filter({ $0.tag == tag }).reversed() {
+            if let pointed = Self.pointedDirectory(tag, from: directory), let target = uint32(entry.valueOffset) {
+                erase(pointed, at: Int(target))
+            }
+            if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+            // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
+            let end = start + 2 + Int(count) * 12 + 4
+            guard end <= tiff.count else {
+                // The directory claims more entries than the block holds: what follows its last whole
+                // entry may be another tag's value, which must not move. The entry is zeroed instead.
+                zero(entry.entryOffset, 12)
+                continue
+            }
+            tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
+            zero(end - 12, 12)
+            count -= 1
+            tiff.setUInt16(count, at: start, bigEndian: bigEndian)
+        }
     }
 
-    /// Zeroes a whole directory, its out-of-line values and the directories it points to;
-    /// unlinking it is the caller's job.
-    private mutating func erase(_ directory: Directory) {
-        guard let start = offset(of: directory), let count = uint16(start) else { return }
-        for entry in entries(in: directory) {
-            if let pointed = Self.pointerTags[entry.tag] { erase(pointed) }
+    /// Zeroes the directory of `kind` at `start` (as far as the block holds it), its out-of-line
+    /// values and the directories it points to; unlinking it is the caller's job.
+    private mutating func erase(_ kind: Directory, at start: Int) {
+        guard start > 0, let count = uint16(start) else { return }
+        for entry in entries(at: start) {
+            if let pointed = Self.pointedDirectory(entry.tag, from: kind), let target = uint32(entry.valueOffset) {
+                erase(pointed, at: Int(target))
+            }
             if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
         }
-        zero(start, 2 + Int(count) * 12 + 4)
+        zero(start, min(2 + Int(count) * 12 + 4, tiff.count - start))
     }
 
     /// Drops IFD1 and the thumbnail JPEG it points to: after rotating and resizing, the
     /// thumbnail shows the original framing, and nothing in it is worth keeping.
     public mutating func removeThumbnail() {
-        guard let ifd0 = offset(of: .ifd0), let pointer = nextIFDPointer(ifd0), offset(of: .ifd1) != nil else { return }
+        guard let ifd0 = offset(of: .ifd0), let pointer = nextIFDPointer(ifd0), let ifd1 = offset(of: .ifd1) else { return }
         let thumbnailStart = number(0x201, in: .ifd1).map(Int.init)
         let thumbnailLength = number(0x202, in: .ifd1).map(Int.init)
         if let thumbnailStart, let thumbnailLength, thumbnailStart >= 0, thumbnailLength >= 0,
            thumbnailStart + thumbnailLength <= tiff.count {
             zero(thumbnailStart, thumbnailLength)
         }
-        erase(.ifd1)
+        erase(.ifd1, at: ifd1)
         tiff.setUInt32(0, at: pointer, bigEndian: bigEndian)
     }
 
@@ -236,20 +265,22 @@ public struct ExifData: Sendable, Equatable {
     public func compacted(keepingIFD0Tags ifd0Tags: Set<UInt16>) -> ExifData {
         var output: [UInt8] = Array(tiff.prefix(4)) + [0, 0, 0, 0]
         output.setUInt32(8, at: 4, bigEndian: bigEndian)
-        writeDirectory(.ifd0, into: &output) { ifd0Tags.contains($0) || Self.pointerTags[$0] != nil }
+        writeDirectory(.ifd0, into: &output) { ifd0Tags.contains($0) || Self.pointedDirectory($0, from: .ifd0) != nil }
         return ExifData(output)!
     }
 
     /// Appends a directory, then its out-of-line values and the directories it points to.
     private func writeDirectory(_ directory: Directory, into output: inout [UInt8], including: (UInt16) -> Bool = { _ in true }) {
-        let entries = entries(in: directory).filter { including($0.tag) && (Self.pointerTags[$0.tag] == nil || offset(of: Self.pointerTags[$0.tag]!) != nil) }
+        let entries = entries(in: directory).filter { entry in
+            including(entry.tag) && Self.pointedDirectory(entry.tag, from: directory).map { offset(of: $0) != nil } ?? true
+        }
         let start = output.count
         output += [UInt8](repeating: 0, count: 2 + entries.count * 12 + 4)
         output.setUInt16(UInt16(entries.count), at: start, bigEndian: bigEndian)
         for (index, entry) in entries.enumerated() {
             let at = start + 2 + index * 12
             output.replaceSubrange(at..<at + 8, with: tiff[entry.entryOffset..<entry.entryOffset + 8])
-            if let child = Self.pointerTags[entry.tag] {
+            if let child = Self.pointedDirectory(entry.tag, from: directory) {
                 output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
                 writeDirectory(child, into: &output)
             } else if entry.isInline {

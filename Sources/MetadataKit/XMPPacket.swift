@@ -115,8 +115,7 @@ public enum XMPPacket {
             throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
         }
         let collector = PropertyCollector()
-        let parser = XMLParser(data: Data(packet[..<end]))
-        parser.shouldProcessNamespaces = true
+        let parser = try namespaceParser(Array(packet[..<end]))
         parser.shouldReportNamespacePrefixes = true
         parser.delegate = collector
         _ = parser.parse() // unreliable on Linux; the collector judges
@@ -382,8 +381,7 @@ public enum XMPPacket {
     /// - Throws: `MetadataFormatError` at the first parse error, or when nothing parses.
     private static func parsedElements(_ source: [UInt8]) throws -> [ParsedElement] {
         let recorder = ElementRecorder()
-        let parser = XMLParser(data: Data(source))
-        parser.shouldProcessNamespaces = true
+        let parser = try namespaceParser(source)
         parser.delegate = recorder
         _ = parser.parse() // unreliable on Linux; the recorder judges
         if let problem = recorder.problem ?? (recorder.elements.isEmpty ? "no root element" : nil) {
@@ -415,15 +413,7 @@ public enum XMPPacket {
     /// transcoded; the edited packet is then UTF-8, as XMP in JPEG must be.
     static func sourceAndText(of packet: [UInt8]) throws -> (source: [UInt8], text: [UInt8]) {
         var end = packet.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
-        // The encoding told from a BOM or from the NULs around the first character (XML's appendix F).
-        let head = Array(packet.prefix(4)) + [1, 1, 1, 1]
-        let wide: (encoding: String.Encoding, width: Int)? =
-            if head.starts(with: [0, 0, 0xFE, 0xFF]) || head.starts(with: [0, 0, 0, 0x3C]) { (.utf32BigEndian, 4) }
-            else if head.starts(with: [0xFF, 0xFE, 0, 0]) || head.starts(with: [0x3C, 0, 0, 0]) { (.utf32LittleEndian, 4) }
-            else if head.starts(with: [0xFE, 0xFF]) || (head[0] == 0 && head[1] != 0 && head[2] == 0) { (.utf16BigEndian, 2) }
-            else if head.starts(with: [0xFF, 0xFE]) || (head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0) { (.utf16LittleEndian, 2) }
-            else { nil }
-        if let (encoding, width) = wide {
+        if let (encoding, width) = wideEncoding(packet) {
             // The last character's other bytes may be NULs.
             end = min((end + width - 1) / width * width, packet.count)
             let source = Array(packet[..<end])
@@ -445,6 +435,28 @@ public enum XMPPacket {
             }
             return (source, Array(text.utf8))
         }
+    }
+
+    /// The encoding told from a BOM or from the NULs around the first character (XML's appendix F).
+    private static func wideEncoding(_ packet: [UInt8]) -> (encoding: String.Encoding, width: Int)? {
+        let head = Array(packet.prefix(4)) + [1, 1, 1, 1]
+        return if head.starts(with: [0, 0, 0xFE, 0xFF]) || head.starts(with: [0, 0, 0, 0x3C]) { (.utf32BigEndian, 4) }
+            else if head.starts(with: [0xFF, 0xFE, 0, 0]) || head.starts(with: [0x3C, 0, 0, 0]) { (.utf32LittleEndian, 4) }
+            else if head.starts(with: [0xFE, 0xFF]) || (head[0] == 0 && head[1] != 0 && head[2] == 0) { (.utf16BigEndian, 2) }
+            else if head.starts(with: [0xFF, 0xFE]) || (head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0) { (.utf16LittleEndian, 2) }
+            else { nil }
+    }
+
+    /// An XMLParser over `source` with namespaces processed. swift-corelibs' XMLParser
+    /// force-unwraps every element name, attribute name and comment as UTF-8, and libxml2 in
+    /// recovery mode hands it the bytes of a malformed one: a packet read as UTF-8 must be valid
+    /// UTF-8 first. libxml2 rejects such a packet anyway; only the trap goes.
+    private static func namespaceParser(_ source: [UInt8]) throws -> XMLParser {
+        let readAsUTF8 = wideEncoding(source) == nil && [nil, "utf-8", "utf8", "us-ascii", "ascii"].contains(declaredEncoding(source))
+        if readAsUTF8, String(validating: source, as: UTF8.self) == nil { throw malformed("invalid UTF-8") }
+        let parser = XMLParser(data: Data(source))
+        parser.shouldProcessNamespaces = true
+        return parser
     }
 
     /// The encoding an XML declaration names, lowercased; nil without one.

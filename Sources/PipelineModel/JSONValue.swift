@@ -31,7 +31,11 @@ extension JSONValue: Decodable {
         }
         if let object = try? decoder.container(keyedBy: AnyKey.self) {
             var values: [String: JSONValue] = [:]
-            for key in object.allKeys { values[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            // allKeys comes in hash order, which differs between runs: with more than one member
+            // JSONDecoder refuses (it takes 0e3 for no number), the message would name either.
+            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                values[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
+            }
             self = .object(values)
             return
         }

@@ -130,8 +130,11 @@ public struct PathTemplate: Equatable, Sendable {
             case .date(let tokens): return Self.format(values.captured, tokens)
             }
         }.joined()
-        // An empty {dir} leaves "/stem.jpg" or "a//b": collapse the empty components.
-        return expanded.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        // An empty {dir} leaves "/stem.jpg" or "a//b": collapse the empty components. A placeholder
+        // can complete a ".." ("{dir}../{stem}" at the input root, a file named "...jpg"): its dots
+        // become underscores, or the path would climb out of the output root.
+        return expanded.split(separator: "/", omittingEmptySubsequences: true)
+            .map { $0 == ".." ? "__" : $0 }.joined(separator: "/")
     }
 
     /// The wall-clock fields of the capture date; "unknown" when the item has none.

@@ -1,0 +1,82 @@
+@testable import MetadataKit
+import XCTest
+
+/// Inputs the header fuzzer (fuzz/HeaderFuzzer.swift) found to trap or to break a promise,
+/// reduced to the bytes that matter.
+final class MetadataKitFuzzFindingsTests: XCTestCase {
+    /// A TIFF cut off inside its only IFD0 entry, whose 2-byte inline value still fits:
+    /// compacting it (as for every TIFF input) read the entry's 4-byte value slot past the end.
+    func testEntryCutOffInsideItsValueSlotIsNotRead() throws {
+        let tiff: [UInt8] = Array("MM\0*".utf8) + [0, 0, 0, 8] + [0, 1] + [0x01, 0x0F, 0, 2, 0, 0, 0, 2] + Array("A\0".utf8)
+        let exif = try XCTUnwrap(ExifData(tiff))
+        XCTAssertNil(exif.string(ExifTag.make, in: .ifd0))
+        let compacted = exif.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)
+        XCTAssertTrue(compacted.entries(in: .ifd0).isEmpty)
+    }
+
+    /// A name or a comment that is not UTF-8: swift-corelibs' XMLParser force-unwraps both as
+    /// UTF-8 and trapped inside `parse()`, where libxml2 would have reported the packet malformed.
+    func testNamesAndCommentsThatAreNotUTF8AreMalformedNotATrap() {
+        for packet: [UInt8] in [Array("<a".utf8) + [0xFF] + Array("/>".utf8), Array("<a><!--".utf8) + [0xFF] + Array("--></a>".utf8)] {
+            XCTAssertThrowsError(try XMPPacket.properties(in: packet))
+            XCTAssertThrowsError(try XMPPacket.locationValues(in: packet))
+            XCTAssertThrowsError(try XMPPacket.removingLocation(from: packet))
+            XCTAssertTrue(XMPPacket.carriesLocation(packet), "what cannot be read counts as location")
+        }
+        let latin1 = Array("<?xml version='1.0' encoding='ISO-8859-1'?><a>caf".utf8) + [0xE9] + Array("</a>".utf8)
+        XCTAssertEqual(try XMPPacket.properties(in: latin1), [], "a declared 8-bit encoding is not UTF-8 to check")
+    }
+
+    /// IFD0 with one pointer entry to a second directory that holds the same pointer, to itself.
+    private func tiffWithSelfPointingDirectory(_ tag: UInt16) -> [UInt8] {
+        let directory: [UInt8] = [0, 1] + [UInt8(tag >> 8), UInt8(tag & 0xFF), 0, 4, 0, 0, 0, 1, 0, 0, 0, 26] + [0, 0, 0, 0]
+        return Array("MM\0*".utf8) + [0, 0, 0, 8] + directory + directory
+    }
+
+    /// A GPS directory holding the GPS pointer to itself sent remove(gpsPointer) (stripLocation)
+    /// and compacted(keepingIFD0Tags:) (every TIFF input) into unbounded recursion.
+    func testDirectoryPointingToItselfIsNotWalkedForever() throws {
+        var gps = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(ExifTag.gpsPointer)))
+        XCTAssertTrue(gps.hasGPS)
+        XCTAssertTrue(gps.compacted(keepingIFD0Tags: []).hasGPS)
+        gps.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(gps.hasGPS)
+
+        let exif = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(0x8769)))
+        XCTAssertEqual(exif.compacted(keepingIFD0Tags: []).entries(in: .exif).map(\.tag), [0x8769], "inside EXIF it is a plain value")
+    }
+
+    /// IFD0 claims three entries where the block holds one, the GPS pointer: remove(gpsPointer)
+    /// returned without removing anything, so stripLocation reported "EXIF GPS" removed and the
+    /// output kept it.
+    func testGPSGoesFromADirectoryClaimingMoreEntriesThanTheBlockHolds() throws {
+        let ifd0: [UInt8] = [0, 3] + [0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 22]
+        let gps: [UInt8] = [0, 1] + [0, 1, 0, 2, 0, 0, 0, 2] + Array("N\0\0\0".utf8) + [0, 0, 0, 0]
+        var exif = try XCTUnwrap(ExifData(Array("MM\0*".utf8) + [0, 0, 0, 8] + ifd0 + gps))
+        XCTAssertEqual(exif.string(ExifTag.gpsLatitudeRef, in: .gps), "N")
+        let size = exif.tiff.count
+        exif.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(exif.hasGPS)
+        XCTAssertFalse(exif.contains(ExifTag.gpsPointer, in: .ifd0))
+        XCTAssertFalse(exif.tiff.contains(UInt8(ascii: "N")), "the GPS directory's bytes are zeroed")
+        XCTAssertEqual(exif.tiff.count, size)
+    }
+
+    /// Two GPS pointers in IFD0, each to a GPS directory of its own: remove(gpsPointer) took the
+    /// first and left the second, and with it a position.
+    func testEveryGPSPointerGoesWithTheDirectoryItPointsTo() throws {
+        func entry(_ tag: UInt16, type: UInt8, count: UInt8, value: [UInt8]) -> [UInt8] {
+            [UInt8(tag >> 8), UInt8(tag & 0xFF), 0, type, 0, 0, 0, count] + value
+        }
+        let ifd0 = [0, 2] + entry(ExifTag.gpsPointer, type: 4, count: 1, value: [0, 0, 0, 38])
+            + entry(ExifTag.gpsPointer, type: 4, count: 1, value: [0, 0, 0, 56]) + [0, 0, 0, 0]
+        func gps(_ reference: String) -> [UInt8] {
+            [0, 1] + entry(ExifTag.gpsLatitudeRef, type: 2, count: 2, value: Array("\(reference)\0\0\0".utf8)) + [0, 0, 0, 0]
+        }
+        var exif = try XCTUnwrap(ExifData(Array("MM\0*".utf8) + [0, 0, 0, 8] + ifd0 + gps("N") + gps("S")))
+        exif.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(exif.hasGPS)
+        XCTAssertFalse(exif.contains(ExifTag.gpsPointer, in: .ifd0))
+        XCTAssertFalse(exif.tiff.contains(UInt8(ascii: "N")) || exif.tiff.contains(UInt8(ascii: "S")), "both GPS directories are zeroed")
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+@testable import MetadataKit
+import PipelineModel
+
+// libFuzzer harness for everything that reads an untrusted file's header before a pixel is
+// decoded, compiled with FormatSniffer.swift and GeoPosition.swift against the PipelineModel
+// and MetadataKit modules (see fuzz/run.sh). The input is dispatched as the runner would: by
+// its sniffed format, or, for the metadata blocks libvips hands over on their own, by its first
+// byte. Throwing or answering nil is fine; a trap, a hang, huge memory or a broken promise is a
+// finding.
+
+/// The path-based readers (JPEGStructure, PNGStructure, HEIFStructure, the movie readers) get
+/// the input as this file, one per fuzzing process.
+private let inputPath = "/dev/shm/mediabatch-header-fuzz-\(getpid())"
+private let removeInputFileAtExit: Void = { atexit { unlink(inputPath) } }()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    switch FormatSniffer.format(ofPrefix: Array(bytes.prefix(FormatSniffer.prefixLength))) {
+    case .jpeg?:
+        readJPEG(bytes)
+    case .png?:
+        withInputFile(bytes) { _ = try? PNGStructure(path: $0) }
+    case .heic?, .avif?:
+        withInputFile(bytes) { path in
+            if let structure = try? HEIFStructure(path: path) { _ = HEIFStructure.isSequence(structure) }
+        }
+    case .mov?, .mp4?, .threeGP?:
+        withInputFile(bytes, readMovie)
+    case .tiff?:
+        // A TIFF's own first IFD is its EXIF, compacted as ImageMetadata does.
+        if let exif = ExifData(bytes) { exercise(exif.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)) }
+    case .gif?, .webp?:
+        break // libvips alone reads these
+    case nil:
+        readMetadataBlock(bytes)
+    }
+    return 0
+}
+
+/// Blocks as libvips hands them over (`exif-data`, `xmp-data`, `iptc-data`), told apart by the
+/// way each begins. A leading NUL may start a HEIF EXIF item (its header offset) or UTF-16 XMP.
+private func readMetadataBlock(_ bytes: [UInt8]) {
+    guard let first = bytes.first else { return }
+    if [UInt8(ascii: "E"), UInt8(ascii: "I"), UInt8(ascii: "M"), 0x00].contains(first) { // "Exif\0\0", a TIFF header
+        ExifData(bytes).map(exercise)
+    }
+    if [UInt8(ascii: "<"), 0xEF, 0xFE, 0xFF, 0x00].contains(first) { // markup, a UTF-8, UTF-16 or UTF-32 start
+        readXMP(bytes)
+    }
+    switch first {
+    case UInt8(ascii: "A"): // "Apple iOS\0"
+        AppleMakerNote(bytes).map(exercise)
+    case 0x1C, UInt8(ascii: "P"), UInt8(ascii: "8"): // an IIM dataset tag, "Photoshop 3.0\0", "8BIM"
+        readIPTC(bytes)
+    case UInt8(ascii: "+"), UInt8(ascii: "-"): // ISO 6709 text from a movie
+        _ = GeoPosition(iso6709: String(decoding: bytes, as: UTF8.self))
+    default:
+        break
+    }
+}
+
+private func withInputFile(_ bytes: [UInt8], _ body: (String) -> Void) {
+    _ = removeInputFileAtExit
+    guard FileManager.default.createFile(atPath: inputPath, contents: Data(bytes)) else {
+        fatalError("cannot write \(inputPath)")
+    }
+    body(inputPath)
+}
+
+// MARK: JPEG
+
+private func readJPEG(_ bytes: [UInt8]) {
+    withInputFile(bytes) { path in
+        guard let structure = try? JPEGStructure(path: path) else { return }
+        for packet in structure.auxiliaryXMP { _ = try? XMPPacket.properties(in: packet) }
+        _ = JPEGStructure.endsWithMovie(path, length: structure.pictures.last?.size ?? 0)
+    }
+    // The blocks libvips would hand over, taken from the segments directly.
+    guard let segments = JPEGSegments.segments(of: bytes) else { return }
+    for segment in segments {
+        let payload = Array(bytes[segment.payload])
+        switch segment.marker {
+        case 0xE1 where payload.starts(with: JPEGSegments.exifHeader):
+            guard var exif = ExifData(payload) else { continue }
+            exercise(exif)
+            exif.remove(ExifTag.gpsPointer, from: .ifd0)
+            if let spliced = JPEGSegments.replacingExif(in: bytes, with: exif) {
+                require(JPEGSegments.segments(of: spliced) != nil, "splicing EXIF broke the JPEG's segments")
+            }
+        case 0xE1 where payload.starts(with: JPEGStructure.xmpSignature):
+            readXMP(Array(payload.dropFirst(JPEGStructure.xmpSignature.count)))
+        case 0xED:
+            readIPTC(payload)
+        default:
+            break
+        }
+    }
+}
+
+// MARK: EXIF
+
+/// Every read and edit the pipeline makes, then what the edits promise.
+private func exercise(_ exif: ExifData) {
+    let directories: [ExifData.Directory] = [.ifd0, .exif, .gps, .interoperability, .ifd1]
+    for directory in directories {
+        // Every lookup walks the directory again: 32 entries reach every value type without
+        // making a 65535-entry directory cost billions of steps.
+        for entry in exif.entries(in: directory).prefix(32) {
+            _ = exif.string(entry.tag, in: directory)
+            _ = exif.numbers(entry.tag, in: directory)
+            _ = exif.bytes(entry.tag, in: directory)
+        }
+    }
+    _ = exif.userComment
+    _ = GeoPosition(exif: exif)
+    exif.appleMakerNote.map(exercise)
+
+    let originalSize = exif.tiff.count
+    var stripped = exif
+    for (tag, directory) in [(ExifTag.gpsPointer, ExifData.Directory.ifd0), (ExifTag.bodySerialNumber, .exif),
+                             (ExifTag.lensSerialNumber, .exif), (ExifTag.cameraSerialNumber, .ifd0),
+                             (ExifTag.ownerName, .exif), (ExifTag.makerNote, .exif)] {
+        stripped.remove(tag, from: directory)
+    }
+    require(stripped.tiff.count == originalSize, "removing tags moved bytes")
+    require(!stripped.hasGPS && !stripped.contains(ExifTag.gpsPointer, in: .ifd0), "GPS survived its removal")
+
+    var output = stripped
+    output.setInteger(ExifTag.orientation, in: .ifd0, to: 1)
+    output.setInteger(ExifTag.pixelXDimension, in: .exif, to: 640)
+    output.removeThumbnail()
+    require(!output.hasThumbnail, "the thumbnail survived its removal")
+    output.trimUnreferencedTail()
+    require(!output.hasGPS, "trimming the tail brought GPS back")
+    _ = output.app1Payload
+}
+
+private func exercise(_ note: AppleMakerNote) {
+    _ = note.contentIdentifier
+    _ = note.burstUUID
+    _ = note.hdrImageType
+}
+
+// MARK: XMP and IPTC
+
+private func readXMP(_ packet: [UInt8]) {
+    _ = XMPPacket.carriesLocation(packet) // properties(in:), then placesPhoto
+    _ = try? XMPPacket.locationValues(in: packet)
+    guard let removal = try? XMPPacket.removingLocation(from: packet) else { return }
+    require(!removal.removed.isEmpty)
+    // What stripLocation writes must still be XMP, and carry no location by either reader.
+    guard let values = try? XMPPacket.locationValues(in: removal.bytes) else {
+        fatalError("the packet without location is not well-formed")
+    }
+    require(values.isEmpty, "location survived its removal: \(values.keys.sorted())")
+}
+
+private func readIPTC(_ block: [UInt8]) {
+    _ = try? IPTCBlock.locationValues(in: block)
+    _ = IPTCBlock.photoshopResources(wrapping: block)
+    guard let removal = try? IPTCBlock.removingLocation(from: block) else { return }
+    guard let values = try? IPTCBlock.locationValues(in: removal.bytes) else {
+        fatalError("the block without location cannot be read back")
+    }
+    require(values.isEmpty, "location survived its removal: \(values.keys.sorted())")
+}
+
+// MARK: Movies
+
+private func readMovie(_ path: String) {
+    let metadata = try? MovieMetadata(contentsOfFile: path)
+    if let metadata {
+        _ = (metadata.make, metadata.model, metadata.creationDate, metadata.contentIdentifier, metadata.carriesLocation)
+        _ = metadata.iso6709.flatMap(GeoPosition.init(iso6709:))
+    }
+    guard let edit = try? MovieLocationEditor.removingLocation(fromFileAt: path) else { return }
+    guard let original = try? MovieFile(path: path) else { fatalError("an edited movie cannot be read") }
+    require(edit.moov.count == original.moov.count && edit.moovOffset == original.moovBox.start,
+            "the rewritten moov changed size or place: chunk offsets would break")
+    if metadata != nil {
+        guard let after = try? MovieMetadata(moov: edit.moov) else { fatalError("the rewritten moov cannot be read") }
+        require(!after.carriesLocation, "location survived its removal")
+    }
+}
+
+/// `precondition` without its message in -O builds: a finding should say what broke.
+func require(_ condition: Bool, _ message: @autoclosure () -> String = "") {
+    if !condition { fatalError("broken promise: \(message())") }
+}
