@@ -1,5 +1,6 @@
 import Foundation
 import PipelineModel
+import VipsKit
 
 /// The messages between a run and its worker processes, one JSON object per line.
 enum WorkerMessage {
@@ -66,6 +67,8 @@ public enum WorkerService {
             case .pixels(let job):
                 faults.strike(.pixels, job)
                 reply.outcome = stages.pixels(job)
+                // The budget counts an item while it runs; a worker must not keep its peak after.
+                Vips.releaseFreeMemory()
             case .contentIdentifier(let path, let format):
                 reply.identifier = stages.contentIdentifier(path: path, format: format)
             }

@@ -34,6 +34,11 @@ public enum Vips {
         "\(vips_version(0)).\(vips_version(1))"
     }
 
+    /// Gives the heap that freed images left back to the system (see `mb_release_free_memory`).
+    public static func releaseFreeMemory() {
+        _ = mb_release_free_memory()
+    }
+
     /// Frees libvips' per-thread buffers. Dispatch reuses threads, so call this at the end of each
     /// work item that touched libvips, or its per-thread state accumulates.
     public static func endWorkItem() {
