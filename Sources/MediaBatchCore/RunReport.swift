@@ -29,7 +29,7 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public let change: ItemChange?
     /// Relative to the output root.
     public let output: String?
-    /// Why a skipped item was skipped; a note on an item whose record failed.
+    /// Why a skipped item was skipped; a note on an item read despite its extension, or whose record failed.
     public internal(set) var reason: String?
     /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
     public let removedMetadata: [String]?
