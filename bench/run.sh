@@ -66,15 +66,33 @@ make_inputs() {
   touch "$dir/.done"
 }
 
-# timed NAME COMMAND...: runs once, records seconds and peak RSS (KiB) of the largest process.
+# tree_pss PID: proportional set size (KiB) of PID and all its descendants (mediabatch's worker
+# processes, xargs' parallel peers), summed. PSS, not RSS: each worker maps the same ~54 MiB of
+# shared libraries, which summed RSS would count once per process.
+tree_pss() {
+  local pid
+  for pid in $(ps -e -o pid=,ppid= | awk -v root="$1" '
+      { parent[$1] = $2 }
+      END { for (p in parent) { q = p; while (q != root && q in parent && q > 1) q = parent[q]; if (q == root) print p } }'); do
+    awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null
+  done | awk '{ sum += $1 } END { print sum + 0 }'
+}
+
+# timed NAME COMMAND...: runs once, records seconds, the peak RSS (KiB) of the largest process
+# (GNU time) and the peak PSS of all its processes together (sampled every 0.1 s).
 # Each run starts from an empty output folder (so no state database) unless keep_output is set.
 timed() {
   local name=$1; shift
   [[ -n ${keep_output:-} ]] || { rm -rf "$work/out"; mkdir -p "$work/out"; }
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
-    echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" &
+  local pid=$! peak=0 now
+  while kill -0 "$pid" 2>/dev/null; do
+    now=$(tree_pss "$pid"); (( now > peak )) && peak=$now
+    sleep 0.1
+  done
+  wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
   read -r seconds rss < "$work/time.txt"
-  echo "$name $seconds $rss"
+  echo "$name $seconds $rss $peak"
 }
 
 count_inputs() { find "$1" -type f ! -name '.done' | wc -l; }
@@ -86,16 +104,17 @@ peers() {
   echo "== $set: $n images, 2048 px, q80, sRGB, orientation applied, $cpus CPUs"
   {
     timed mediabatch "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+    timed mediabatch-trusted "$mediabatch" run bench/pipeline-trusted.json --input "$dir" --output "$work/out" --quiet
     timed vipsthumbnail-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} vipsthumbnail {} -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
     timed vipsthumbnail-one-process bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
     timed imagemagick-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '/usr/bin/convert \"\$1\" -auto-orient -resize 2048x2048\\> -colorspace sRGB -quality 80 \"$work/out/\$(basename \"\$1\").jpg\"' _ {}"
   } > "$work/$set.txt"
   awk -v n="$n" '
-    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024 }
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
     END {
-      printf "%-28s %10s %12s %16s\n", "tool", "images/s", "peak RSS", "mediabatch is"
+      printf "%-28s %10s %14s %20s %16s\n", "tool", "images/s", "largest process", "all processes, PSS", "mediabatch is"
       for (i = 1; i <= NR; i++)
-        printf "%-28s %10.2f %9.0f MiB %15.2fx\n", name[i], rate[i], rss[i], rate[1]/rate[i]
+        printf "%-28s %10.2f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
     }' "$work/$set.txt"
 }
 
@@ -110,8 +129,9 @@ memory() {
     timed "jobs-4-budget-600MiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 4 --memory-budget 600MiB --quiet
     timed "jobs-4-budget-4GiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 4 --memory-budget 4GiB --quiet
     timed "jobs-2-budget-4GiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 2 --memory-budget 4GiB --quiet
+    timed "trusted-jobs-4-600MiB" "$mediabatch" run bench/pipeline-trusted.json --input "$dir" --output "$work/out" --jobs 4 --memory-budget 600MiB --quiet
   } > "$work/memory.txt"
-  awk -v n="$n" '{ printf "%-24s %8.2f images/s %9.0f MiB peak RSS\n", $1, ($1 == "idle-process" ? 0 : n/$2), $3/1024 }' "$work/memory.txt"
+  awk -v n="$n" '{ printf "%-24s %8.2f images/s %9.0f MiB peak PSS of all processes, largest process RSS %5.0f MiB\n", $1, ($1 == "idle-process" ? 0 : n/$2), $4/1024, $3/1024 }' "$work/memory.txt"
 }
 
 flat() {
@@ -121,7 +141,8 @@ flat() {
     make_inputs $set
     timed "$set" "$mediabatch" run bench/pipeline.json --input "$work/inputs/$set" --output "$work/out" --quiet
   done > "$work/flat.txt"
-  awk '{ rss[NR]=$3/1024; printf "%-10s %8.1f s %8.1f MiB peak RSS\n", $1, $2, rss[NR] } END { printf "10 000 / 1 000 peak RSS: %.3f\n", rss[2]/rss[1] }' "$work/flat.txt"
+  awk '{ rss[NR]=$4/1024; printf "%-10s %8.1f s %8.1f MiB peak PSS (all processes), largest process RSS %.1f MiB\n", $1, $2, rss[NR], $3/1024 }
+       END { printf "10 000 / 1 000 peak PSS: %.3f\n", rss[2]/rss[1] }' "$work/flat.txt"
 }
 
 classify() {

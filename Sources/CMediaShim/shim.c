@@ -93,3 +93,7 @@ int mb_vips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out) {
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
 }
+
+int mb_release_free_memory(void) {
+    return malloc_trim(0);
+}

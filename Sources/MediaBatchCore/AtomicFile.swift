@@ -4,22 +4,36 @@ import Foundation
 /// file in the run's temporary folder (under the output root: same filesystem), then one
 /// rename(2) publishes it. Temporary files are tracked so that an interrupted run removes
 /// them; a killed run's are in one folder that the next run empties before it starts.
+/// Both folders are reached through `OutputTree`, never through a symlink inside the root.
 enum AtomicFile {
-    static func write(to destination: URL, via temporaryFolder: URL, _ produce: (_ temporaryPath: String) throws -> Void) throws {
-        let folder = destination.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
-        let temporary = temporaryFolder.appendingPathComponent(
-            "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(destination.lastPathComponent)").path
+    /// Publishes `relativePath` under `outputRoot` with the content `produce` writes at the
+    /// temporary path it is given; returns the published file's size.
+    static func write(_ relativePath: String, under outputRoot: URL, via temporaryFolder: URL,
+                      _ produce: (_ temporaryPath: String) throws -> Void) throws -> Int {
+        var components = try OutputTree.components(of: relativePath)
+        let name = components.removeLast()
+        let root = try OutputTree.openRoot(outputRoot)
+        defer { close(root) }
+        let folder = try OutputTree.openFolder(components, under: root)
+        defer { close(folder) }
+        let temporaries = try OutputTree.openFolder(OutputTree.components(of: temporaryFolder, under: outputRoot), under: root)
+        defer { close(temporaries) }
+        let temporaryName = "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(name)"
+        let temporary = temporaryFolder.appendingPathComponent(temporaryName).path
         TemporaryFiles.shared.register(temporary)
         defer { TemporaryFiles.shared.unregister(temporary) }
         do {
+            // libvips and Foundation take a path: the walk above has just checked every folder on it.
             try produce(temporary)
-            guard rename(temporary, destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            var status = stat()
+            // rename(2) replaces a symlink at the destination itself: it never writes through it.
+            guard fstatat(temporaries, temporaryName, &status, AT_SYMLINK_NOFOLLOW) == 0,
+                  renameat(temporaries, temporaryName, folder, name) == 0 else {
+                throw OutputTree.failure(errno, "cannot publish \(relativePath)")
             }
+            return Int(status.st_size)
         } catch {
-            unlink(temporary)
+            unlinkat(temporaries, temporaryName, 0)
             throw error
         }
     }

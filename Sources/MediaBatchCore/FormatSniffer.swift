@@ -52,10 +52,19 @@ public enum FormatSniffer {
         return .mp4
     }
 
-    /// Extensions that promise media: a file named like this whose bytes are not recognised
-    /// is broken, not merely unrelated.
-    public static let mediaExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
-        "mov", "mp4", "m4v", "3gp", "3g2",
+    /// The format a media extension promises. A file named like this whose bytes are not
+    /// recognised is broken, not merely unrelated.
+    public static let formatsByExtension: [String: MediaFormat] = [
+        "jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "tif": .tiff, "tiff": .tiff,
+        "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif,
+        "mov": .mov, "qt": .mov, "mp4": .mp4, "m4v": .mp4, "3gp": .threeGP, "3g2": .threeGP,
     ]
+
+    /// The format the extension promises when the bytes say otherwise; nil when they agree or
+    /// the extension promises nothing. MOV, MP4 and 3GP are one container family whose names
+    /// cameras and phones mix freely, so they never contradict each other.
+    public static func contradiction(fileExtension: String, content: MediaFormat) -> MediaFormat? {
+        guard let promised = formatsByExtension[fileExtension.lowercased()], promised != content else { return nil }
+        return promised.isVideo && content.isVideo ? nil : promised
+    }
 }

@@ -1,12 +1,20 @@
 import PipelineModel
 
 /// Why one item failed: a stable code for scripts, a message for people, and where it happened.
-public struct ItemError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConvertible {
     public enum Code: String, Codable, Sendable {
         case unreadable
         case unsupportedFormat
+        /// The bytes are one format, the extension promises another (see `input.extensionMismatch`).
+        case formatMismatch
+        case fileTooLarge
         case tooManyPixels
+        case tooManyFrames
         case decodeFailed
+        /// The worker process reading the item died (a decoder crashed); the run went on.
+        case workerCrashed
+        /// Still running after `limits.timeout`: abandoned.
+        case timedOut
         case encodeFailed
         /// Metadata that cannot be removed safely (e.g. location inside a movie's sample data).
         case unsupportedMetadata

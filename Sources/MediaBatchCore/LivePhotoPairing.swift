@@ -27,26 +27,33 @@ public struct LivePhotoPair: Codable, Equatable, Sendable {
 public struct LivePhotoPairing<Base: Sequence>: Sequence where Base.Element == InputItem {
     let base: Base
     let known: (InputItem) -> LivePhotoPairer.KnownHalf?
+    let identifier: LivePhotoPairer.IdentifierReader
 
-    /// `known` answers from the state database for files unchanged since the last run.
-    init(_ base: Base, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf? = { _ in nil }) {
+    /// `known` answers from the state database for files unchanged since the last run;
+    /// `identifier` reads a half's content identifier (in a worker process for untrusted input).
+    init(_ base: Base, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf? = { _ in nil },
+         identifier: @escaping LivePhotoPairer.IdentifierReader = LivePhotoPairer.readIdentifier) {
         self.base = base
         self.known = known
+        self.identifier = identifier
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(base: base.makeIterator(), known: known)
+        Iterator(base: base.makeIterator(), known: known, identifier: identifier)
     }
 
     public struct Iterator: IteratorProtocol {
         var base: Base.Iterator
         let known: (InputItem) -> LivePhotoPairer.KnownHalf?
+        let identifier: LivePhotoPairer.IdentifierReader
         private var lookahead: InputItem?
         private var ready: [InputItem] = []
 
-        init(base: Base.Iterator, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf?) {
+        init(base: Base.Iterator, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf?,
+             identifier: @escaping LivePhotoPairer.IdentifierReader) {
             self.base = base
             self.known = known
+            self.identifier = identifier
         }
 
         public mutating func next() -> InputItem? {
@@ -61,7 +68,7 @@ public struct LivePhotoPairing<Base: Sequence>: Sequence where Base.Element == I
                     }
                     folder.append(item)
                 }
-                ready = LivePhotoPairer.pair(folder, known: known).reversed()
+                ready = LivePhotoPairer.pair(folder, known: known, identifier: identifier).reversed()
             }
             return ready.popLast()
         }
@@ -78,6 +85,7 @@ enum LivePhotoPairer {
     private struct Half {
         let index: Int
         let stem: String
+        let format: MediaFormat
         let contentIdentifier: String?
 
         func sameStem(_ other: Half) -> Bool {
@@ -89,26 +97,35 @@ enum LivePhotoPairer {
         format == .heic || format == .jpeg || format == .mov
     }
 
+    /// Reads the content identifier of the file at a path, a still or a movie as its format says.
+    typealias IdentifierReader = (_ path: String, _ format: MediaFormat) -> String?
+
+    static func readIdentifier(path: String, format: MediaFormat) -> String? {
+        format.isVideo ? movieIdentifier(path) : stillIdentifier(path)
+    }
+
     /// The folder's items with their `livePhoto` set where a pair was found.
-    static func pair(_ items: [InputItem], known: (InputItem) -> KnownHalf? = { _ in nil }) -> [InputItem] {
+    static func pair(_ items: [InputItem], known: (InputItem) -> KnownHalf? = { _ in nil },
+                     identifier: IdentifierReader = readIdentifier) -> [InputItem] {
         var stills: [Half] = []
         var movies: [Half] = []
         var knownHalves: [Int: KnownHalf] = [:]
-        for (index, item) in items.enumerated() {
+        for (index, item) in items.enumerated() where item.refusal == nil {
             let remembered = known(item)
             knownHalves[index] = remembered
             guard let format = remembered?.format ?? (try? FormatSniffer.format(of: item.path)) ?? nil, canBeHalf(format)
             else { continue }
-            let half = Half(index: index, stem: item.stem, contentIdentifier: nil)
+            let half = Half(index: index, stem: item.stem, format: format, contentIdentifier: nil)
             if format.isVideo { movies.append(half) } else { stills.append(half) }
         }
         guard !stills.isEmpty, !movies.isEmpty else { return items }
-        func identified(_ half: Half, _ read: (String) -> String?) -> Half {
-            let identifier = knownHalves[half.index].map(\.contentIdentifier) ?? read(items[half.index].path)
-            return Half(index: half.index, stem: half.stem, contentIdentifier: identifier)
+        func identified(_ half: Half) -> Half {
+            let known = knownHalves[half.index].map(\.contentIdentifier)
+            return Half(index: half.index, stem: half.stem, format: half.format,
+                        contentIdentifier: known ?? identifier(items[half.index].path, half.format))
         }
-        stills = stills.map { identified($0, stillIdentifier) }
-        movies = movies.map { identified($0, movieIdentifier) }
+        stills = stills.map(identified)
+        movies = movies.map(identified)
 
         var paired = items
         var takenStills: Set<Int> = []
@@ -135,12 +152,12 @@ enum LivePhotoPairer {
         return paired
     }
 
-    private static func stillIdentifier(_ path: String) -> String? {
+    static func stillIdentifier(_ path: String) -> String? {
         let exif = (try? VImage.open(path))?.blob("exif-data").flatMap(ExifData.init)
         return exif?.appleMakerNote?.contentIdentifier
     }
 
-    private static func movieIdentifier(_ path: String) -> String? {
+    static func movieIdentifier(_ path: String) -> String? {
         (try? MovieMetadata(contentsOfFile: path))?.contentIdentifier
     }
 }

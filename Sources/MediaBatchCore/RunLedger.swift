@@ -180,7 +180,7 @@ final class RunLedger: @unchecked Sendable {
         for item in (try? store.unseen(by: run)) ?? [] {
             let outputs = ((try? store.outputs(of: item.input)) ?? []).map(\.path)
             if prune {
-                for path in outputs { unlink(outputRoot.appendingPathComponent(path).path) }
+                for path in outputs { OutputTree.remove(path, under: outputRoot) }
                 try? store.forget(input: item.input)
             }
             if !outputs.isEmpty || prune { orphans.append(OrphanedOutputs(input: item.input, outputs: outputs, removed: prune)) }
@@ -197,7 +197,7 @@ final class RunLedger: @unchecked Sendable {
     }
 
     private func removeOutput(_ output: OutputRecord) {
-        unlink(outputRoot.appendingPathComponent(output.path).path)
+        OutputTree.remove(output.path, under: outputRoot)
         try? store?.forget(output: output.path)
     }
 }

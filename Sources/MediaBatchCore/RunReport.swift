@@ -29,7 +29,7 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public let change: ItemChange?
     /// Relative to the output root.
     public let output: String?
-    /// Why a skipped item was skipped; a note on an item whose record failed.
+    /// Why a skipped item was skipped; a note on an item read despite its extension, or whose record failed.
     public internal(set) var reason: String?
     /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
     public let removedMetadata: [String]?
@@ -78,8 +78,11 @@ public struct RunReport: Codable, Equatable, Sendable {
     public let outputRoot: String
     public let startedAt: String
     public let milliseconds: Int
-    /// True when a signal stopped the run before every input was admitted.
+    /// True when a signal, or a failure under `onError: stop`, stopped the run before every
+    /// input was admitted.
     public let interrupted: Bool
+    /// True when a failure stopped the run (`onError: stop`).
+    public let stoppedByFailure: Bool
     /// `--dry-run`: headers were read and nothing was written.
     public let dryRun: Bool
     /// `INDEX/COUNT` when the run was one shard of the input.
@@ -93,13 +96,14 @@ public struct RunReport: Codable, Equatable, Sendable {
     public let staleOutputs: [String]
 
     init(pipeline: String, inputRoot: URL, outputRoot: URL, startedAt: Date, milliseconds: Int, interrupted: Bool,
-         dryRun: Bool, shard: String?, items: [ItemResult], orphans: [OrphanedOutputs], staleOutputs: [String]) {
+         stoppedByFailure: Bool, dryRun: Bool, shard: String?, items: [ItemResult], orphans: [OrphanedOutputs], staleOutputs: [String]) {
         self.pipeline = pipeline
         self.inputRoot = inputRoot.path
         self.outputRoot = outputRoot.path
         self.startedAt = ISO8601DateFormatter().string(from: startedAt)
         self.milliseconds = milliseconds
         self.interrupted = interrupted
+        self.stoppedByFailure = stoppedByFailure
         self.dryRun = dryRun
         self.shard = shard
         self.items = items.sorted { $0.input < $1.input }
@@ -130,6 +134,7 @@ public struct RunReport: Codable, Equatable, Sendable {
         startedAt = reports.map(\.startedAt).min()!
         milliseconds = reports.map(\.milliseconds).max()!
         interrupted = reports.contains(where: \.interrupted)
+        stoppedByFailure = reports.contains(where: \.stoppedByFailure)
         dryRun = first.dryRun
         shard = nil
         items = reports.flatMap(\.items).sorted { $0.input < $1.input }
@@ -154,7 +159,11 @@ public struct RunReport: Codable, Equatable, Sendable {
         line += ", \(totals.failed) failed, \(totals.skipped) skipped"
         line += String(format: " in %.1f s (%.1f items/s), %@ in, %@ out", seconds, rate,
                        ByteSize.format(totals.bytesIn), ByteSize.format(totals.bytesOut))
-        if interrupted { line += "; interrupted before all inputs were processed" }
+        if stoppedByFailure {
+            line += "; stopped after a failure (onError: stop)"
+        } else if interrupted {
+            line += "; interrupted before all inputs were processed"
+        }
         let orphaned = orphans.reduce(0) { $0 + $1.outputs.count }
         if orphaned > 0 {
             line += orphans.first!.removed ? "; removed \(orphaned) outputs of vanished inputs"

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 
 /// Ctrl-C and SIGTERM for a batch: the first asks the run to stop admitting items (those in
-/// flight finish, the report is written); the second aborts at once, removing any half-written
-/// temporary output first.
+/// flight finish, the report is written); the second aborts at once, killing worker processes
+/// and removing any half-written temporary output first.
 public final class SignalTrap: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let lock = NSLock()
@@ -32,6 +32,7 @@ public final class SignalTrap: @unchecked Sendable {
         if first { received = number }
         lock.unlock()
         guard first else {
+            LiveWorkers.shared.killAll()
             TemporaryFiles.shared.removeAll()
             _exit(128 + number)
         }

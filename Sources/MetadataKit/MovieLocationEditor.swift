@@ -52,8 +52,10 @@ public enum MovieLocationEditor {
     private static func copy(_ input: String, to output: String, overwriting edit: MovieLocationEdit?) throws {
         guard let reader = FileHandle(forReadingAtPath: input) else { throw MovieFileError("cannot open \(input)") }
         defer { try? reader.close() }
-        guard FileManager.default.createFile(atPath: output, contents: nil),
-              let writer = FileHandle(forWritingAtPath: output) else { throw MovieFileError("cannot create \(output)") }
+        // A file that cannot be created is a write failure (full, read-only), not a metadata one: its errno says which.
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let writer = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? writer.close() }
         while let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty {
             try writer.write(contentsOf: chunk)

@@ -1,6 +1,6 @@
 /// A container or image format mediabatch recognises, decided from the file's bytes (see
 /// `FormatSniffer`), never from its name.
-public enum MediaFormat: String, CaseIterable, Sendable {
+public enum MediaFormat: String, CaseIterable, Codable, Sendable {
     case jpeg, png, gif, webp, tiff, heic, avif
     case mov, mp4, threeGP = "3gp"
 

@@ -8,6 +8,23 @@ public struct Pipeline: Equatable, Sendable {
         public var root: URL?
         public var include: [Glob]
         public var exclude: [Glob]
+        /// Formats read; anything else is skipped, and libvips' other loaders are blocked.
+        public var formats: Set<MediaFormat>
+        /// Whether a file whose content contradicts its extension is processed as what it is.
+        public var extensionMismatch: ExtensionMismatch
+        /// Whether symlinks to files and folders outside the input root (and symlinked folders
+        /// inside it) are followed.
+        public var followSymlinks: Bool
+        /// Trusted input runs decoders in mediabatch's own process; untrusted input (the
+        /// default) runs them in worker processes, so a decoder crash costs one item.
+        public var trusted: Bool
+    }
+
+    public enum ExtensionMismatch: String, CaseIterable, Sendable {
+        /// The item fails, naming both formats.
+        case fail
+        /// The item is processed as the format its bytes are, and the report says so.
+        case process
     }
 
     public struct Output: Equatable, Sendable {
@@ -20,12 +37,28 @@ public struct Pipeline: Equatable, Sendable {
         public var concurrency: Int?
         public var memoryBudget: ByteSize
         public var maxPixels: Int
+        /// Larger inputs fail before any byte is decoded.
+        public var maxFileBytes: ByteSize
+        /// Images with more frames or pages (GIF, WebP, HEIF sequences, TIFF) fail on their header.
+        public var maxFrames: Int
+        /// An item still running after this long is abandoned and fails (with worker isolation;
+        /// a decode stuck in mediabatch's own process cannot be stopped safely).
+        public var timeoutSeconds: Int
+    }
+
+    /// What a failed item does to the rest of the run.
+    public enum OnError: String, CaseIterable, Sendable {
+        /// Report it and go on with the next item.
+        case `continue`
+        /// Stop admitting items; those in flight finish, the report is written.
+        case stop
     }
 
     public var version: Int
     public var input: Input
     public var output: Output
     public var limits: Limits
+    public var onError: OnError
     public var stages: [Stage]
 
     /// The first stage of a given kind, if the pipeline has one.
@@ -78,7 +111,7 @@ public enum Stage: Equatable, Sendable {
     }
 
     /// Stage kinds, in the order a pipeline lists them.
-    public enum Name: String, CaseIterable, Sendable {
+    public enum Name: String, CaseIterable, Codable, Sendable {
         case filter, decode, downsample, transcode, stripMetadata, write
     }
 
@@ -120,9 +153,21 @@ public enum Defaults {
     public static let supportedVersion = 1
     public static let include = ["**/*"]
     public static let exclude = ["**/.*"]
+    /// Every format mediabatch reads.
+    public static let formats = Set(MediaFormat.allCases)
+    public static let extensionMismatch = Pipeline.ExtensionMismatch.fail
+    public static let followSymlinks = false
+    public static let trusted = false
     public static let memoryBudget = ByteSize(bytes: 1 << 30)
     /// sharp's default: 16383 × 16383.
     public static let maxPixels = 268_402_689
+    /// Beyond a long 4K iPhone video.
+    public static let maxFileBytes = ByteSize(bytes: 4 << 30)
+    /// Generous for animations; a 10 000-frame GIF is a bomb, not a photo.
+    public static let maxFrames = 1000
+    /// A 48 MP HEIC takes under 2 s here; a 2 GB movie copy under a minute.
+    public static let timeoutSeconds = 120
+    public static let onError = Pipeline.OnError.continue
     public static let quality = 80
     public static let writePath = "{dir}/{stem}.{ext}"
     /// A Live Photo stays a pair unless the pipeline says otherwise.

@@ -50,14 +50,15 @@ private struct PipelineDecoder {
         guard version <= Defaults.supportedVersion else {
             throw versionReader.fail("this mediabatch reads pipeline version \(Defaults.supportedVersion), found \(version); upgrade mediabatch")
         }
-        let input = try root.optional("input").map(input) ?? Pipeline.Input(
-            root: nil, include: Defaults.include.map(Glob.init), exclude: Defaults.exclude.map(Glob.init))
+        let input = try input(root.optional("input") ?? JSONReader(value: .object([:]), path: "input"))
         let output = try root.optional("output").map(output) ?? Pipeline.Output(root: nil)
-        let limits = try root.optional("limits").map(limits) ?? Pipeline.Limits(
-            concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels)
+        let limits = try limits(root.optional("limits") ?? JSONReader(value: .object([:]), path: "limits"))
+        let onError = try root.optional("onError").map {
+            try $0.oneOf("what a failed item does to the run", Pipeline.OnError.allCases.map { ($0.rawValue, $0) })
+        } ?? Defaults.onError
         let stages = try stageList(root.required("stages"))
         try root.finish()
-        return Pipeline(version: version, input: input, output: output, limits: limits, stages: stages)
+        return Pipeline(version: version, input: input, output: output, limits: limits, onError: onError, stages: stages)
     }
 
     func directory(_ reader: JSONReader) throws -> URL {
@@ -76,7 +77,14 @@ private struct PipelineDecoder {
         let input = Pipeline.Input(
             root: try object.optional("root").map(directory),
             include: try object.optional("include").map(globs) ?? Defaults.include.map(Glob.init),
-            exclude: try object.optional("exclude").map(globs) ?? Defaults.exclude.map(Glob.init))
+            exclude: try object.optional("exclude").map(globs) ?? Defaults.exclude.map(Glob.init),
+            formats: try object.optional("formats").map(formats) ?? Defaults.formats,
+            extensionMismatch: try object.optional("extensionMismatch").map {
+                try $0.oneOf("what to do when a file's content contradicts its extension",
+                             Pipeline.ExtensionMismatch.allCases.map { ($0.rawValue, $0) })
+            } ?? Defaults.extensionMismatch,
+            followSymlinks: try object.optional("followSymlinks")?.boolean() ?? Defaults.followSymlinks,
+            trusted: try object.optional("trusted")?.boolean() ?? Defaults.trusted)
         try object.finish()
         return input
     }
@@ -93,9 +101,34 @@ private struct PipelineDecoder {
         let limits = Pipeline.Limits(
             concurrency: try object.optional("concurrency")?.positiveInteger(),
             memoryBudget: try object.optional("memoryBudget").map(byteSize) ?? Defaults.memoryBudget,
-            maxPixels: try object.optional("maxPixels")?.positiveInteger() ?? Defaults.maxPixels)
+            maxPixels: try object.optional("maxPixels")?.positiveInteger() ?? Defaults.maxPixels,
+            maxFileBytes: try object.optional("maxFileBytes").map(byteSize) ?? Defaults.maxFileBytes,
+            maxFrames: try object.optional("maxFrames")?.positiveInteger() ?? Defaults.maxFrames,
+            timeoutSeconds: try object.optional("timeout").map(seconds) ?? Defaults.timeoutSeconds)
         try object.finish()
         return limits
+    }
+
+    func formats(_ reader: JSONReader) throws -> Set<MediaFormat> {
+        let choices = MediaFormat.allCases.map { ($0.rawValue, $0) }
+        let names = try reader.stringOrStrings()
+        guard !names.isEmpty else { throw reader.fail("expected at least one format") }
+        return Set(try names.map { try $0.oneOf("a format", choices) })
+    }
+
+    /// "90s", "2m", "1h" or a number of seconds.
+    func seconds(_ reader: JSONReader) throws -> Int {
+        let expectation = "a duration such as \"90s\", \"2m\" or a number of seconds"
+        switch reader.value {
+        case .number: return try reader.positiveInteger()
+        case .string(let text):
+            let units = ["s": 1, "m": 60, "h": 3600]
+            guard let unit = text.last.flatMap({ units[String($0)] }), let count = Int(text.dropLast()), count >= 1,
+                  count <= Int(Int32.max) / unit
+            else { throw reader.expected(expectation) }
+            return count * unit
+        default: throw reader.expected(expectation)
+        }
     }
 
     func byteSize(_ reader: JSONReader) throws -> ByteSize {

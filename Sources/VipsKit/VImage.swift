@@ -31,6 +31,8 @@ public final class VImage: @unchecked Sendable {
 
     public var width: Int { Int(vips_image_get_width(pointer)) }
     public var height: Int { Int(vips_image_get_height(pointer)) }
+    /// Frames of an animation, pages of a TIFF or PDF, images of a HEIF sequence; 1 for a still.
+    public var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
     public var bands: Int { Int(vips_image_get_bands(pointer)) }
     /// Bits per band sample (8 for uchar, 16 for ushort, ...).
     public var bitsPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) * 8 }

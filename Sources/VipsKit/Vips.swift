@@ -18,9 +18,25 @@ public enum Vips {
         try startup.get()
     }
 
+    /// Blocks every libvips loader but the named classes and their subclasses (e.g.
+    /// "VipsForeignLoadJpeg" allows jpegload, jpegload_buffer and jpegload_source), so a file
+    /// reaches only the decoders the pipeline asked for, whatever libvips' own sniffing says.
+    /// Process-wide: a process runs one pipeline.
+    public static func allowOnlyLoaders(_ classNames: [String]) {
+        vips_operation_block_set("VipsForeignLoad", 1)
+        for name in classNames { vips_operation_block_set(name, 0) }
+        // Unblocking a class unblocks its untrusted subclasses too (none of the named have any today).
+        vips_block_untrusted_set(1)
+    }
+
     /// "8.14": outputs can change between libvips releases, so the state database records it.
     public static var version: String {
         "\(vips_version(0)).\(vips_version(1))"
+    }
+
+    /// Gives the heap that freed images left back to the system (see `mb_release_free_memory`).
+    public static func releaseFreeMemory() {
+        _ = mb_release_free_memory()
     }
 
     /// Frees libvips' per-thread buffers. Dispatch reuses threads, so call this at the end of each

@@ -27,10 +27,12 @@ func check<T>(_ pointer: T?, _ operation: String) throws -> T {
 private func takeError(_ operation: String) -> VipsError {
     let raw = vips_error_buffer().map { String(cString: $0) } ?? ""
     vips_error_clear()
-    // The buffer also collects non-fatal notes ("bad seek" from HEIF sources) and, under
-    // concurrency, other items' lines: keep the newest real errors.
+    // The buffer also collects non-fatal notes ("bad seek" from HEIF sources), errno-less
+    // "unix error: Unknown error -1" lines (a failed write's last words, which would push out
+    // the line naming its errno) and, under concurrency, other items' lines: keep the newest
+    // real errors.
     let lines = raw.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        .filter { !$0.isEmpty && !$0.contains("bad seek") }
+        .filter { !$0.isEmpty && !$0.contains("bad seek") && !$0.hasSuffix("Unknown error -1") }
     var distinct: [String] = []
     for line in lines.suffix(3) where !distinct.contains(line) { distinct.append(line) }
     return VipsError(operation: operation, message: distinct.isEmpty ? "failed" : distinct.joined(separator: "; "))

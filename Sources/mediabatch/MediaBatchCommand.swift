@@ -12,7 +12,8 @@ struct MediaBatchCommand: ParsableCommand {
             2 the pipeline file or the command line is invalid (nothing was processed); \
             130/143 interrupted by SIGINT/SIGTERM.
             """,
-        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, StatusCommand.self, MergeReportsCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, StatusCommand.self, MergeReportsCommand.self,
+                      WorkerCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; mediabatch promises 2 for anything invalid.
     static func main() {

@@ -94,11 +94,16 @@ struct RunCommand: ParsableCommand {
         options.prune = prune
         options.shard = try resolvedShard()
         options.statePath = state.map(commandLinePath)
+        if !loaded.input.trusted {
+            let file = commandLinePath(pipeline)
+            options.isolation = .init(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                      pipelineDocument: try Data(contentsOf: file), pipelineFolder: file.deletingLastPathComponent())
+        }
 
         let shard = options.shard
         let progress = quiet ? nil : ProgressReporter(
             counting: InputWalker(root: options.inputRoot, include: loaded.input.include, exclude: loaded.input.exclude,
-                                  skipping: options.outputRoot).lazy.filter { shard?.contains($0) ?? true },
+                                  skipping: options.outputRoot, followSymlinks: loaded.input.followSymlinks).lazy.filter { shard?.contains($0) ?? true },
             budget: options.memoryBudget)
         let runner = PipelineRunner(pipeline: loaded, options: options) { result in
             progress?.itemFinished(result)

@@ -9,7 +9,7 @@ import XCTest
 final class ReportFormatsTests: XCTestCase {
     static let report = RunReport(
         pipeline: "nightly \"web\".json", inputRoot: URL(fileURLWithPath: "/in"), outputRoot: URL(fileURLWithPath: "/out"),
-        startedAt: Date(timeIntervalSince1970: 1_700_000_000), milliseconds: 2500, interrupted: false, dryRun: false,
+        startedAt: Date(timeIntervalSince1970: 1_700_000_000), milliseconds: 2500, interrupted: false, stoppedByFailure: false, dryRun: false,
         shard: "1/4",
         items: [
             ItemResult(input: "a/ok.heic", format: "heic", kinds: [.images], livePhoto: nil, status: .ok, change: .new,

@@ -43,7 +43,9 @@ final class PipelineDecoderTests: XCTestCase {
             """)
         XCTAssertEqual(pipeline.input.root?.path, "/jobs/samples")
         XCTAssertEqual(pipeline.output.root?.path, "/jobs/out/web")
-        XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689))
+        XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689,
+                                              maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
+                                              timeoutSeconds: Defaults.timeoutSeconds))
         XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
         XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
         XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
@@ -62,10 +64,38 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertNil(pipeline.input.root)
         XCTAssertEqual(pipeline.input.include.map(\.pattern), Defaults.include)
         XCTAssertEqual(pipeline.input.exclude.map(\.pattern), Defaults.exclude)
-        XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels))
+        XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels,
+                                              maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
+                                              timeoutSeconds: Defaults.timeoutSeconds))
+        XCTAssertEqual(pipeline.input.formats, Set(MediaFormat.allCases))
+        XCTAssertEqual([pipeline.input.extensionMismatch == .fail, pipeline.input.followSymlinks, pipeline.input.trusted],
+                       [true, false, false])
+        XCTAssertEqual(pipeline.onError, .continue)
         XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: nil, to: .jpeg, quality: 80)))
         guard case .write(let write) = pipeline.stages[2] else { return XCTFail("write expected") }
         XCTAssertEqual(write.path.text, Defaults.writePath)
+    }
+
+    func testHostileInputOptionsDecode() throws {
+        let pipeline = try decode("""
+            {
+              "version": 1,
+              "input": { "formats": ["jpeg", "heic"], "extensionMismatch": "process", "followSymlinks": true, "trusted": true },
+              "limits": { "maxFileBytes": "50MiB", "maxFrames": 10, "timeout": "2m" },
+              "onError": "stop",
+              "stages": [{ "stage": "decode" }]
+            }
+            """)
+        XCTAssertEqual(pipeline.input.formats, [.jpeg, .heic])
+        XCTAssertEqual(pipeline.input.extensionMismatch, .process)
+        XCTAssertTrue(pipeline.input.followSymlinks)
+        XCTAssertTrue(pipeline.input.trusted)
+        XCTAssertEqual(pipeline.limits.maxFileBytes, ByteSize(bytes: 50 << 20))
+        XCTAssertEqual(pipeline.limits.maxFrames, 10)
+        XCTAssertEqual(pipeline.limits.timeoutSeconds, 120)
+        XCTAssertEqual(pipeline.onError, .stop)
+        XCTAssertEqual(try decode(#"{"version": 1, "limits": {"timeout": 45}, "stages": [{"stage": "decode"}]}"#).limits.timeoutSeconds, 45)
+        XCTAssertEqual(try decode(#"{"version": 1, "limits": {"timeout": "1h"}, "stages": [{"stage": "decode"}]}"#).limits.timeoutSeconds, 3600)
     }
 
     func testTranscodeFromAcceptsAList() throws {
@@ -103,6 +133,22 @@ final class PipelineDecoderTests: XCTestCase {
              #"limits.memoryBudget: expected a size such as "600MiB", "1GiB" or a number of bytes, found "lots""#),
             (#"{"version": 1, "limits": {"concurrency": 0}, "stages": [{"stage": "decode"}]}"#,
              "limits.concurrency: expected a positive integer, found 0"),
+            (#"{"version": 1, "limits": {"timeout": "soon"}, "stages": [{"stage": "decode"}]}"#,
+             #"limits.timeout: expected a duration such as "90s", "2m" or a number of seconds, found "soon""#),
+            (#"{"version": 1, "limits": {"timeout": "0s"}, "stages": [{"stage": "decode"}]}"#,
+             #"limits.timeout: expected a duration such as "90s", "2m" or a number of seconds, found "0s""#),
+            (#"{"version": 1, "limits": {"maxFrames": -1}, "stages": [{"stage": "decode"}]}"#,
+             "limits.maxFrames: expected a positive integer, found -1"),
+            (#"{"version": 1, "input": {"formats": ["jpeg", "bmp"]}, "stages": [{"stage": "decode"}]}"#,
+             #"input.formats[1]: expected a format (one of jpeg, png, gif, webp, tiff, heic, avif, mov, mp4, 3gp), found "bmp""#),
+            (#"{"version": 1, "input": {"formats": []}, "stages": [{"stage": "decode"}]}"#,
+             "input.formats: expected at least one format"),
+            (#"{"version": 1, "input": {"extensionMismatch": "ignore"}, "stages": [{"stage": "decode"}]}"#,
+             #"input.extensionMismatch: expected what to do when a file's content contradicts its extension (one of fail, process), found "ignore""#),
+            (#"{"version": 1, "input": {"trusted": "yes"}, "stages": [{"stage": "decode"}]}"#,
+             #"input.trusted: expected true or false, found "yes""#),
+            (#"{"version": 1, "onError": "abort", "stages": [{"stage": "decode"}]}"#,
+             #"onError: expected what a failed item does to the run (one of continue, stop), found "abort""#),
             (stages(#"{"stage": "downsample", "maxPixelSize": 10}, {"stage": "decode"}, {"stage": "write"}"#),
              #"stages[0]: "downsample" needs a "decode" stage before it"#),
             (stages(#"{"stage": "decode"}, {"stage": "write"}, {"stage": "stripLocation"}"#),
@@ -140,7 +186,7 @@ final class PipelineDecoderTests: XCTestCase {
 
     func testUnknownTopLevelKeyIsAnError() {
         XCTAssertEqual(failure(#"{"version": 1, "stages": [{"stage": "decode"}], "stagez": []}"#),
-                       #"stagez: unknown key; expected one of "input", "limits", "output", "stages", "version""#)
+                       #"stagez: unknown key; expected one of "input", "limits", "onError", "output", "stages", "version""#)
     }
 
     func testSyntaxErrorsSayTheFileIsNotJSON() {

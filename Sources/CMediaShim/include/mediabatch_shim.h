@@ -43,4 +43,10 @@ int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
  * fail_on=error a truncated or corrupt file fails when its pixels are read. */
 VipsImage *mb_vips_open_strict(const char *path);
 
+/* malloc_trim lives in <malloc.h>, which no Swift module map exports. A worker process calls it
+ * after each item: glibc otherwise keeps the freed heap of a 48 MP decode resident, and every
+ * worker would hold its largest item's memory for the rest of the run. Returns 1 if memory was
+ * released. */
+int mb_release_free_memory(void);
+
 #endif

@@ -2,13 +2,15 @@ import PipelineModel
 
 /// Hands the header read before the stages (libvips has read only an image's header: pixels
 /// come when `write` saves; libavformat has probed a video's container and streams) to the
-/// stages after it, failing items whose header could not be read or is over `maxPixels`.
+/// stages after it, failing items whose header could not be read or is over `maxPixels` or
+/// `maxFrames`.
 struct DecodeStage: PipelineStage {
     let maxPixels: Int
+    let maxFrames: Int
     var name: Stage.Name { .decode }
     var readsPixels: Bool { false }
 
-    /// `maxPixels` decides whether, not how: an output does not depend on it.
+    /// The limits decide whether, not how: an output does not depend on it.
     func recipe(for format: MediaFormat) -> String? { Stage.decode.fingerprint }
 
     func run(_ item: ItemContext) throws {
@@ -20,6 +22,9 @@ struct DecodeStage: PipelineStage {
             guard pixels <= maxPixels else {
                 throw StageFailure(.tooManyPixels,
                     "\(image.width)×\(image.height) is \(pixels) pixels, over limits.maxPixels (\(maxPixels))")
+            }
+            guard image.pageCount <= maxFrames else {
+                throw StageFailure(.tooManyFrames, "\(image.pageCount) frames, over limits.maxFrames (\(maxFrames))")
             }
             item.image = image
             item.metadata = metadata

@@ -20,7 +20,6 @@ struct RunEnvironment {
     /// Where outputs are written before being renamed into place (same filesystem).
     let temporaryFolder: URL
     let limits: Pipeline.Limits
-    let claims: OutputClaims
 }
 
 /// The one place that maps a pipeline's stages, in order, to their implementations.
@@ -29,7 +28,7 @@ enum StageFactory {
         stages.map { stage -> PipelineStage in
             switch stage {
             case .filter(let filter): return FilterStage(filter: filter)
-            case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels)
+            case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
             case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
             case .transcode(let options): return TranscodeStage(options: options)
             case .stripMetadata(let groups): return StripMetadataStage(groups: groups)

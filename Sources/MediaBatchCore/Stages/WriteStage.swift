@@ -24,11 +24,9 @@ struct WriteStage: PipelineStage {
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
-        if let holder = environment.claims.claim(relative, for: item.input.relativePath) {
-            throw StageFailure(.outputCollision, "\(relative) is already the output of \(holder)")
-        }
+        let bytes: Int
         do {
-            try AtomicFile.write(to: destination, via: environment.temporaryFolder) { temporary in
+            bytes = try AtomicFile.write(relative, under: environment.outputRoot, via: environment.temporaryFolder) { temporary in
                 if let image = item.image {
                     try writeImage(image, item.metadata, format: item.outputFormat, quality: item.quality, to: temporary)
                 } else if item.stripVideoLocation, let video = item.video {
@@ -38,15 +36,14 @@ struct WriteStage: PipelineStage {
                 }
             }
         } catch let error as VipsError {
-            throw Self.classify(error)
+            throw Self.classify(error, writing: relative)
         } catch let error as MovieFileError {
             throw StageFailure(.unsupportedMetadata, "cannot remove location from this \(item.format.rawValue): \(error.message)")
         } catch let failure as StageFailure {
             throw failure
         } catch {
-            throw StageFailure(.writeFailed, "cannot write \(relative): \(error.localizedDescription)")
+            throw StageFailure(.writeFailed, "cannot write \(relative): \(Self.systemReason(error))")
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         item.output = (relative, bytes)
     }
 
@@ -98,14 +95,29 @@ struct WriteStage: PipelineStage {
 
     /// Saving is when a lazy libvips pipeline runs, so a truncated input fails here too: tell a
     /// decode failure from an encode or disk failure by what libvips says.
-    static func classify(_ error: VipsError) -> StageFailure {
+    static func classify(_ error: VipsError, writing relative: String) -> StageFailure {
         let message = error.message
-        if ["No space left", "Permission denied", "Read-only file system", "unable to write"].contains(where: message.contains) {
-            return StageFailure(.writeFailed, message)
+        // The system's reasons only: libvips also says "unable to write to target" when a decoder
+        // failed half way through the pipeline that was being saved.
+        let writeFailures = ["No space left", "File too large", "Disk quota exceeded", "Permission denied", "Read-only file system"]
+        if writeFailures.contains(where: message.contains) {
+            return StageFailure(.writeFailed, "cannot write \(relative): \(message)")
         }
         if message.contains("save"), !message.contains("load") {
             return StageFailure(.encodeFailed, message)
         }
         return StageFailure(.decodeFailed, message)
+    }
+
+    /// The system's words for a Foundation I/O error: its own description ("There isn’t enough
+    /// space") hides the errno that its underlying POSIX error names ("No space left on device").
+    static func systemReason(_ error: Error) -> String {
+        let outer = error as NSError
+        // On Linux the underlying error is a Swift POSIXError: bridged, not stored as an NSError.
+        let underlying = (outer.userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
+        guard let posix = [outer, underlying].compactMap({ $0 }).first(where: { $0.domain == NSPOSIXErrorDomain }) else {
+            return error.localizedDescription
+        }
+        return String(cString: strerror(Int32(posix.code)))
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import PipelineModel
+import VipsKit
+
+/// The messages between a run and its worker processes, one JSON object per line.
+enum WorkerMessage {
+    /// The first line a worker reads: what it needs to build the pipeline's stages.
+    struct Setup: Codable {
+        /// The pipeline file's bytes, decoded and validated again by the worker.
+        let pipelineDocument: Data
+        let pipelineFolder: String
+        let outputRoot: String
+        let temporaryFolder: String
+    }
+
+    enum Request: Codable {
+        case header(ItemJob)
+        case pixels(ItemJob)
+        case contentIdentifier(path: String, format: MediaFormat)
+    }
+
+    struct Reply: Codable {
+        var verdict: HeaderVerdict?
+        var outcome: PixelOutcome?
+        var identifier: String?
+    }
+}
+
+/// The worker side of `--isolation`: `mediabatch worker` reads a setup line, then answers one
+/// request per line until its input closes. A decoder that crashes takes only this process
+/// down; the run records the item and starts another worker.
+public enum WorkerService {
+    /// Serves requests on stdin; replies go to what was stdout, while stdout itself is pointed at
+    /// stderr so that nothing a C library prints can corrupt a reply.
+    public static func serve() -> Never {
+        // Ctrl-C reaches the whole process group: the run decides what stops, not the terminal.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let replies = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        exitWhenOrphaned()
+        guard let line = readLine(), let setup = try? JSONDecoder().decode(WorkerMessage.Setup.self, from: Data(line.utf8)) else {
+            fail("expected a setup line")
+        }
+        let stages: ItemStages
+        do {
+            let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
+            try DecoderAllowList.startLibvips(for: pipeline.input.formats)
+            stages = ItemStages(pipeline: pipeline, environment: RunEnvironment(
+                outputRoot: URL(fileURLWithPath: setup.outputRoot), temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder),
+                limits: pipeline.limits), keepsContexts: false)
+        } catch {
+            fail("cannot set up: \(error)")
+        }
+        let faults = FaultInjection(ProcessInfo.processInfo.environment)
+        let encoder = JSONEncoder()
+        while let line = readLine() {
+            guard let request = try? JSONDecoder().decode(WorkerMessage.Request.self, from: Data(line.utf8)) else {
+                fail("unreadable request")
+            }
+            var reply = WorkerMessage.Reply()
+            switch request {
+            case .header(let job):
+                faults.strike(.header, job)
+                reply.verdict = stages.header(job)
+            case .pixels(let job):
+                faults.strike(.pixels, job)
+                reply.outcome = stages.pixels(job)
+                // The budget counts an item while it runs; a worker must not keep its peak after.
+                Vips.releaseFreeMemory()
+            case .contentIdentifier(let path, let format):
+                reply.identifier = stages.contentIdentifier(path: path, format: format)
+            }
+            guard var data = try? encoder.encode(reply) else { fail("cannot encode a reply") }
+            data.append(0x0A)
+            guard writeAll(replies, data) else { exit(0) } // the run is gone
+        }
+        exit(0)
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("mediabatch worker: \(message)\n".utf8))
+        exit(2)
+    }
+
+    /// A worker whose run was killed is re-parented; it removes its temporary output and goes,
+    /// rather than finishing an item nobody will record.
+    private static func exitWhenOrphaned() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { usleep(200_000) }
+            TemporaryFiles.shared.removeAll()
+            _exit(0)
+        }
+    }
+}
+
+func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
+    data.withUnsafeBytes { buffer -> Bool in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+}
+
+/// Makes a worker crash or hang on a named file, so that tests can prove the run survives a
+/// decoder fault and a stuck decode without a real exploit at hand. Set by the environment
+/// variable `MEDIABATCH_FAULT_INJECTION=phase:fault:file name` (e.g. `pixels:crash:IMG_1.jpg`,
+/// `header:hang:bomb.png`); unset in normal runs, where it does nothing.
+struct FaultInjection {
+    enum Phase: String { case header, pixels }
+    private let rules: [(phase: Phase, fault: String, name: String)]
+
+    init(_ environment: [String: String]) {
+        rules = (environment["MEDIABATCH_FAULT_INJECTION"] ?? "").split(separator: ",").compactMap { rule in
+            let parts = rule.split(separator: ":", maxSplits: 2).map(String.init)
+            guard parts.count == 3, let phase = Phase(rawValue: parts[0]) else { return nil }
+            return (phase, parts[1], parts[2])
+        }
+    }
+
+    func strike(_ phase: Phase, _ job: ItemJob) {
+        let name = (job.input.relativePath as NSString).lastPathComponent
+        for rule in rules where rule.phase == phase && rule.name == name {
+            switch rule.fault {
+            case "crash": raise(SIGSEGV)
+            case "hang": while true { sleep(60) }
+            default: break
+            }
+        }
+    }
+}

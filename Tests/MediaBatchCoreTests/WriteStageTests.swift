@@ -1,0 +1,179 @@
+import Foundation
+@testable import MediaBatchCore
+import MetadataKit
+import PipelineModel
+import TestSupport
+import VipsKit
+import XCTest
+
+/// Outputs that cannot be written — a full disk, a file size limit, a read-only filesystem — on
+/// real photos and a real movie: each such item fails with the system's reason and leaves no
+/// partial or temporary file, and the run goes on with the next items.
+final class WriteStageTests: XCTestCase {
+    static let samples = ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_1.jpg", "jpeg/apple_iphone_4.jpg",
+                          "video/iphone6_with-gps.mov", "heic/pug.heic"]
+    /// What each image output decodes to: JPEG within 2048 px.
+    static let imageSizes = ["IMG_1034.jpg": [2048, 1536], "Landscape_1.jpg": [1800, 1200], "apple_iphone_4.jpg": [1296, 968],
+                             "pug.jpg": [2048, 1536]]
+    /// Images through libvips' savers; the movie through a Foundation copy.
+    static let copyingStages = """
+        {"stage": "filter", "match": {"any": ["images", "videos"]}}, {"stage": "decode"},
+        {"stage": "downsample", "maxPixelSize": 2048}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write"}
+        """
+    /// The movie through MovieLocationEditor instead.
+    static let strippingStages = copyingStages.replacingOccurrences(of: #"{"stage": "write"}"#,
+                                                                    with: #"{"stage": "stripLocation"}, {"stage": "write"}"#)
+
+    static var input: URL!
+    /// The same run on a roomy disk, in the order it took the items (one at a time, so always this order).
+    static var reference: RunReport!
+    static var referenceOutput: URL!
+    private var mounts: [URL] = []
+
+    override class func setUp() {
+        try! Vips.start()
+        input = Fixtures.temporaryFolder("write-input")
+        for sample in samples {
+            try! FileManager.default.copyItem(atPath: Fixtures.sample(sample),
+                                              toPath: input.appendingPathComponent((sample as NSString).lastPathComponent).path)
+        }
+        referenceOutput = Fixtures.temporaryFolder("write-reference")
+        reference = try! run(copyingStages, output: referenceOutput)
+    }
+
+    override func tearDown() {
+        for mount in mounts.reversed() {
+            _ = try? runProcess("umount", [mount.path])
+        }
+    }
+
+    /// One item at a time, so that libvips' one error buffer holds only that item's lines; the
+    /// state database elsewhere, so that the output filesystem holds only outputs.
+    static func run(_ stages: String, output: URL) throws -> RunReport {
+        let pipeline = try Pipeline.decode(Data(#"{"version": 1, "stages": [\#(stages)]}"#.utf8), baseDirectory: Fixtures.repositoryRoot)
+        return try PipelineRunnerTests.run(pipeline, input: input, output: output, concurrency: 1,
+                                           statePath: Fixtures.temporaryFolder("write-state").appendingPathComponent("state.sqlite"))
+    }
+
+    /// A tmpfs of `bytes` mounted on a fresh folder, unmounted in tearDown; nil where mounting is
+    /// not permitted (not root, or a container without CAP_SYS_ADMIN).
+    private func mountTmpfs(bytes: Int) throws -> URL? {
+        let folder = Fixtures.temporaryFolder("tmpfs")
+        let mounted = try runProcess("mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", folder.path])
+        guard mounted.exitCode == 0 else {
+            print("cannot mount a tmpfs here: \(mounted.stderr)")
+            return nil
+        }
+        mounts.append(folder)
+        return folder
+    }
+
+    /// Runs `body` with writes past `bytes` failing with EFBIG ("File too large"): SIGXFSZ, which
+    /// would kill the process, is ignored meanwhile.
+    private func withFileSizeLimit<T>(_ bytes: Int, _ body: () throws -> T) throws -> T {
+        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+        var saved = rlimit()
+        XCTAssertEqual(getrlimit(resource, &saved), 0)
+        var limited = rlimit(rlim_cur: rlim_t(bytes), rlim_max: saved.rlim_max)
+        let previousHandler = signal(SIGXFSZ, SIG_IGN)
+        XCTAssertEqual(setrlimit(resource, &limited), 0)
+        defer {
+            setrlimit(resource, &saved)
+            signal(SIGXFSZ, previousHandler)
+        }
+        return try body()
+    }
+
+    /// Every file and folder under `folder`, relative to it.
+    private func listing(_ folder: URL) -> [String] {
+        (FileManager.default.subpaths(atPath: folder.path) ?? []).sorted()
+    }
+
+    /// Every input was reported; the outputs in `fitting` were written whole (the reference
+    /// run's bytes; images decode to their sizes); every other item failed with `reason`; and
+    /// nothing else is under `output`: no partial output, no temporary file.
+    private func assertTheRunWentOn(_ report: RunReport, output: URL, fitting: [String], reason: String,
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(report.items.map(\.input).sorted(), Self.reference.items.map(\.input).sorted(), file: file, line: line)
+        for item in report.items {
+            let name = try XCTUnwrap(Self.reference.items.first { $0.input == item.input }?.output, file: file, line: line)
+            if fitting.contains(name) {
+                XCTAssertEqual(item.status, .ok, "\(item.input): \(item.error?.message ?? "")", file: file, line: line)
+                XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)),
+                               try Data(contentsOf: Self.referenceOutput.appendingPathComponent(name)), name, file: file, line: line)
+                if let size = Self.imageSizes[name] {
+                    let image = try VImage.open(output.appendingPathComponent(name).path)
+                    XCTAssertEqual([image.width, image.height], size, name, file: file, line: line)
+                }
+            } else {
+                let message = item.error?.message ?? ""
+                XCTAssertEqual(item.status, .failed, item.input, file: file, line: line)
+                XCTAssertEqual(item.error?.code, .writeFailed, "\(item.input): \(message)", file: file, line: line)
+                XCTAssertTrue(message.hasPrefix("cannot write \(name): ") && message.contains(reason), "\(item.input): \(message)",
+                              file: file, line: line)
+            }
+        }
+        XCTAssertEqual(listing(output), ([".mediabatch", ".mediabatch/tmp", ".mediabatch/tmp/all"] + fitting).sorted(),
+                       "no partial output or temporary file", file: file, line: line)
+    }
+
+    func testTheReferenceRunWritesEveryOutput() throws {
+        XCTAssertEqual(Self.reference.items.map(\.status), Array(repeating: .ok, count: Self.samples.count),
+                       "\(Self.reference.items.compactMap(\.error))")
+        XCTAssertEqual(Self.reference.items.compactMap(\.output).sorted(), (Array(Self.imageSizes.keys) + ["iphone6_with-gps.mov"]).sorted())
+    }
+
+    func testAFullDiskFailsTheOutputsThatDoNotFitAndTheRunGoesOn() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = { (bytes: Int) in (bytes + page - 1) / page * page }
+        let first = Self.reference.items[0], second = Self.reference.items[1]
+        // Room for the first two outputs and a little more, which every later output overflows.
+        let slack = 64 << 10
+        XCTAssertTrue(Self.reference.items.dropFirst(2).allSatisfy { $0.bytesOut > 2 * slack }, "later outputs cannot fit")
+        let size = pages(first.bytesOut) + pages(second.bytesOut) + slack
+        guard let disk = try mountTmpfs(bytes: size) else {
+            throw XCTSkip("no tmpfs to fill here; testAFileSizeLimitFailsTheOutputsOverItAndTheRunGoesOn covers the same failure")
+        }
+        print("disk full: a real tmpfs of \(size) bytes")
+        let report = try Self.run(Self.copyingStages, output: disk)
+        try assertTheRunWentOn(report, output: disk, fitting: [first.output!, second.output!], reason: "No space left on device")
+    }
+
+    func testAFileSizeLimitFailsTheOutputsOverItAndTheRunGoesOn() throws {
+        // RLIMIT_FSIZE fails writes at the syscall as a full disk would, mount or no mount.
+        let sizes = Self.reference.items.map(\.bytesOut).sorted()
+        XCTAssertLessThan(sizes[1] * 5 / 4, sizes[2], "a limit between the second and third smallest outputs")
+        let limit = (sizes[1] + sizes[2]) / 2
+        print("disk full: RLIMIT_FSIZE of \(limit) bytes")
+        let output = Fixtures.temporaryFolder("write-limited")
+        let report = try withFileSizeLimit(limit) { try Self.run(Self.copyingStages, output: output) }
+        let fitting = Self.reference.items.filter { $0.bytesOut <= limit }.compactMap(\.output)
+        XCTAssertEqual(fitting.count, 2)
+        try assertTheRunWentOn(report, output: output, fitting: fitting, reason: "File too large")
+    }
+
+    func testAReadOnlyOutputFailsEveryItemWithItsReason() throws {
+        // As root, permissions do not stop a write: a read-only filesystem does.
+        guard let disk = try mountTmpfs(bytes: 64 << 20) else {
+            throw XCTSkip("no tmpfs to make read-only here")
+        }
+        // The folders exist, so the failures come from libvips' savers and MovieLocationEditor.
+        try FileManager.default.createDirectory(at: disk.appendingPathComponent(".mediabatch/tmp/all"), withIntermediateDirectories: true)
+        let remounted = try runProcess("mount", ["-o", "remount,ro", disk.path])
+        guard remounted.exitCode == 0 else { throw XCTSkip("cannot remount the tmpfs read-only: \(remounted.stderr)") }
+        let report = try Self.run(Self.strippingStages, output: disk)
+        try assertTheRunWentOn(report, output: disk, fitting: [], reason: "Read-only file system")
+    }
+
+    func testFoundationWriteErrorsGiveTheSystemsReason() throws {
+        // Foundation says "There isn’t enough space"; the item's message names the errno. The JPEG
+        // EXIF splice writes with Data.write, MovieLocationEditor with FileHandle.
+        XCTAssertThrowsError(try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: "/dev/full"))) { error in
+            XCTAssertEqual(WriteStage.systemReason(error), "No space left on device")
+        }
+        XCTAssertThrowsError(try MovieLocationEditor.writeWithoutLocation(from: Fixtures.sample("video/iphone6_with-gps.mov"),
+                                                                          to: "/dev/full")) { error in
+            XCTAssertEqual(WriteStage.systemReason(error), "No space left on device")
+        }
+    }
+}
