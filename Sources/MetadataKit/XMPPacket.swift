@@ -447,16 +447,34 @@ public enum XMPPacket {
             else { nil }
     }
 
-    /// An XMLParser over `source` with namespaces processed. swift-corelibs' XMLParser
-    /// force-unwraps every element name, attribute name and comment as UTF-8, and libxml2 in
-    /// recovery mode hands it the bytes of a malformed one: a packet read as UTF-8 must be valid
-    /// UTF-8 first. libxml2 rejects such a packet anyway; only the trap goes.
+    /// An XMLParser over `source` with namespaces processed, once the text libxml2 will hand it
+    /// is known not to crash swift-corelibs' XMLParser, which force-unwraps every element name,
+    /// attribute name and comment as UTF-8 (libxml2 in recovery mode passes malformed ones on,
+    /// and reports them) and reads a processing instruction's data even where libxml2 has none
+    /// (`<?name?>` hands it a NULL). An encoding not read here is refused as `sourceAndText`
+    /// refuses it: its text cannot be checked.
     private static func namespaceParser(_ source: [UInt8]) throws -> XMLParser {
-        let readAsUTF8 = wideEncoding(source) == nil && [nil, "utf-8", "utf8", "us-ascii", "ascii"].contains(declaredEncoding(source))
-        if readAsUTF8, String(validating: source, as: UTF8.self) == nil { throw malformed("invalid UTF-8") }
+        let text = try sourceAndText(of: source).text
+        guard String(validating: text, as: UTF8.self) != nil else { throw malformed("invalid UTF-8") }
+        if hasProcessingInstructionWithoutData(text) {
+            throw malformed("a processing instruction without data, which XMLParser on Linux cannot read")
+        }
         let parser = XMLParser(data: Data(source))
         parser.shouldProcessNamespaces = true
         return parser
+    }
+
+    /// Whether a `<?` runs to its `?>` without whitespace, as a data-less `<?name?>` does (in a
+    /// comment or a CDATA section too: erring towards refusing).
+    private static func hasProcessingInstructionWithoutData(_ text: [UInt8]) -> Bool {
+        var index = 0
+        while let open = text.firstOffset(of: Array("<?".utf8), from: index) {
+            var end = open + 2
+            while end < text.count, !XMLTokenizer.isSpace(text[end]), text[end] != UInt8(ascii: "?") { end += 1 }
+            if end + 1 < text.count, text[end] == UInt8(ascii: "?"), text[end + 1] == UInt8(ascii: ">") { return true }
+            index = open + 2
+        }
+        return false
     }
 
     /// The encoding an XML declaration names, lowercased; nil without one.

@@ -91,4 +91,16 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         XCTAssertEqual(try IPTCBlock.locationValues(in: removal.bytes), [:])
         XCTAssertNil(try IPTCBlock.removingLocation(from: removal.bytes))
     }
+
+    /// A processing instruction without data: libxml2 hands swift-corelibs' XMLParser a NULL for
+    /// its data, which it reads as a C string, and the process died (SIGSEGV in strlen) wherever
+    /// XMP properties were read. A PI with data still parses.
+    func testProcessingInstructionWithoutDataIsRefusedNotACrash() throws {
+        let packet = Array("<a><?x?></a>".utf8)
+        XCTAssertThrowsError(try XMPPacket.properties(in: packet))
+        XCTAssertThrowsError(try XMPPacket.locationValues(in: packet))
+        XCTAssertThrowsError(try XMPPacket.removingLocation(from: packet))
+        XCTAssertTrue(XMPPacket.carriesLocation(packet), "what cannot be read counts as location")
+        XCTAssertEqual(try XMPPacket.properties(in: Array("<a><?x y?></a>".utf8)), [])
+    }
 }
