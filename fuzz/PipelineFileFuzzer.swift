@@ -54,6 +54,8 @@ private func checkPromises(_ pipeline: Pipeline) {
     }
     require(pipeline.limits.concurrency.map { $0 >= 1 } ?? true)
     require(pipeline.limits.memoryBudget.bytes >= 1 && pipeline.limits.maxPixels >= 1)
+    require(pipeline.limits.maxFileBytes.bytes >= 1 && pipeline.limits.maxFrames >= 1 && pipeline.limits.timeoutSeconds >= 1)
+    require(!pipeline.input.formats.isEmpty, "no format is read")
     for glob in pipeline.input.include + pipeline.input.exclude {
         _ = glob.matches("2024/trip/IMG_0001.HEIC")
     }
