@@ -93,7 +93,7 @@ final class ItemStages: ItemExecutor, @unchecked Sendable {
 
     func contentIdentifier(path: String, format: MediaFormat) -> String? {
         defer { Vips.endWorkItem() }
-        return format.isVideo ? LivePhotoPairer.movieIdentifier(path) : LivePhotoPairer.stillIdentifier(path)
+        return LivePhotoPairer.readIdentifier(path: path, format: format)
     }
 
     /// Drops a kept context whose item will not be processed (the run was cancelled, or the

@@ -152,12 +152,12 @@ enum LivePhotoPairer {
         return paired
     }
 
-    static func stillIdentifier(_ path: String) -> String? {
+    private static func stillIdentifier(_ path: String) -> String? {
         let exif = (try? VImage.open(path))?.blob("exif-data").flatMap(ExifData.init)
         return exif?.appleMakerNote?.contentIdentifier
     }
 
-    static func movieIdentifier(_ path: String) -> String? {
+    private static func movieIdentifier(_ path: String) -> String? {
         (try? MovieMetadata(contentsOfFile: path))?.contentIdentifier
     }
 }

@@ -225,14 +225,14 @@ public final class PipelineRunner: @unchecked Sendable {
             PreparedItem(job: nil, verdict: nil, outcome: result, started: started, change: change, entry: entry, note: nil)
         }
         func failed(_ code: ItemError.Code, _ message: String, stage: Stage.Name = .decode, bytesIn: Int = 0, format: MediaFormat? = nil,
-                    change: ItemChange? = nil, entry: RunLedger.Entry? = nil) -> PreparedItem {
+                    kinds: [MediaKind]? = nil, change: ItemChange? = nil, entry: RunLedger.Entry? = nil) -> PreparedItem {
             let error = ItemError(code: code, message: message, item: input.relativePath, stage: stage)
-            return finished(result(input, format, nil, .failed, error: error, bytesIn: bytesIn, started: started, change: change),
+            return finished(result(input, format, kinds, .failed, error: error, bytesIn: bytesIn, started: started, change: change),
                             entry, change: change)
         }
-        func skipped(_ reason: String, bytesIn: Int = 0, format: MediaFormat? = nil, change: ItemChange? = nil,
-                     entry: RunLedger.Entry? = nil) -> PreparedItem {
-            finished(result(input, format, nil, .skipped, reason: reason, bytesIn: bytesIn, started: started, change: change),
+        func skipped(_ reason: String, bytesIn: Int = 0, format: MediaFormat? = nil, kinds: [MediaKind]? = nil,
+                     change: ItemChange? = nil, entry: RunLedger.Entry? = nil) -> PreparedItem {
+            finished(result(input, format, kinds, .skipped, reason: reason, bytesIn: bytesIn, started: started, change: change),
                      entry, change: change)
         }
         if let refusal = input.refusal {
@@ -289,19 +289,16 @@ public final class PipelineRunner: @unchecked Sendable {
         let verdict = executor.header(job)
         let itemEntry = entry(format, verdict.contentIdentifier)
         if let error = verdict.error {
-            return finished(result(input, format, verdict.kinds, .failed, error: error, bytesIn: bytesIn, started: started,
-                                   change: change), itemEntry, change: change)
+            return failed(error.code, error.message, stage: error.stage, bytesIn: bytesIn, format: format, kinds: verdict.kinds,
+                          change: change, entry: itemEntry)
         }
         if let reason = verdict.skipReason {
-            return finished(result(input, format, verdict.kinds, .skipped, reason: reason, bytesIn: bytesIn, started: started,
-                                   change: change), itemEntry, change: change)
+            return skipped(reason, bytesIn: bytesIn, format: format, kinds: verdict.kinds, change: change, entry: itemEntry)
         }
         if let output = verdict.plannedOutput, let holder = claims.claim(output, for: input.relativePath) {
             stages.forget(job)
-            let error = ItemError(code: .outputCollision, message: "\(output) is already the output of \(holder)",
-                                  item: input.relativePath, stage: .write)
-            return finished(result(input, format, verdict.kinds, .failed, error: error, bytesIn: bytesIn, started: started,
-                                   change: change), itemEntry, change: change)
+            return failed(.outputCollision, "\(output) is already the output of \(holder)", stage: .write, bytesIn: bytesIn,
+                          format: format, kinds: verdict.kinds, change: change, entry: itemEntry)
         }
         if assessment.outputsStandIfSelected, let previous = assessment.previous {
             // Only the filter changed and it still selects the item: its outputs stand.
