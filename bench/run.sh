@@ -74,7 +74,7 @@ tree_pss() {
   for pid in $(ps -e -o pid=,ppid= | awk -v root="$1" '
       { parent[$1] = $2 }
       END { for (p in parent) { q = p; while (q != root && q in parent && q > 1) q = parent[q]; if (q == root) print p } }'); do
-    awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null
+    awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || true # it may have exited since ps
   done | awk '{ sum += $1 } END { print sum + 0 }'
 }
 
