@@ -66,30 +66,15 @@ make_inputs() {
   touch "$dir/.done"
 }
 
-# tree_pss PID: proportional set size (KiB) of PID and all its descendants (mediabatch's worker
-# processes, xargs' parallel peers), summed. PSS, not RSS: each worker maps the same ~54 MiB of
-# shared libraries, which summed RSS would count once per process.
-tree_pss() {
-  local pid
-  for pid in $(ps -e -o pid=,ppid= | awk -v root="$1" '
-      { parent[$1] = $2 }
-      END { for (p in parent) { q = p; while (q != root && q in parent && q > 1) q = parent[q]; if (q == root) print p } }'); do
-    awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || true # it may have exited since ps
-  done | awk '{ sum += $1 } END { print sum + 0 }'
-}
-
 # timed NAME COMMAND...: runs once, records seconds, the peak RSS (KiB) of the largest process
-# (GNU time) and the peak PSS of all its processes together (sampled every 0.1 s).
+# (GNU time) and the peak PSS of all its processes together (bench/peak-pss.py).
 # Each run starts from an empty output folder (so no state database) unless keep_output is set.
 timed() {
   local name=$1; shift
   [[ -n ${keep_output:-} ]] || { rm -rf "$work/out"; mkdir -p "$work/out"; }
   /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" &
-  local pid=$! peak=0 now
-  while kill -0 "$pid" 2>/dev/null; do
-    now=$(tree_pss "$pid"); (( now > peak )) && peak=$now
-    sleep 0.1
-  done
+  local pid=$! peak
+  peak=$("$root/bench/peak-pss.py" "$pid")
   wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
   read -r seconds rss < "$work/time.txt"
   echo "$name $seconds $rss $peak"
