@@ -3,7 +3,7 @@
 # (longest side 2048 px, JPEG q80, sRGB, orientation applied), then checks the memory budget
 # and memory flatness. Prints images/s, mediabatch's ratio to each peer, and peak RSS.
 #
-#   bench/run.sh            # all of it (≈ 10 minutes on 2 cores; inputs are cached in bench/.work)
+#   bench/run.sh            # all of it (≈ 15 minutes on 2 cores; inputs are cached in bench/.work)
 #   SETS="jpeg12" bench/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +30,8 @@ make_inputs() {
   [ -f "$dir/.done" ] && return
   rm -rf "$dir"; mkdir -p "$dir"
   case $set in
-    jpeg12) # 40 × 12 MP (4032×3024) camera-quality JPEGs
-      for i in $(seq 0 39); do
+    jpeg12) # 100 × 12 MP (4032×3024) camera-quality JPEGs: enough that start-up is not what is measured
+      for i in $(seq 0 99); do
         src=${jpeg_sources[$((i % ${#jpeg_sources[@]}))]}
         [ -f "$dir/base$((i % ${#jpeg_sources[@]})).jpg" ] ||
           vips thumbnail "$src" "$dir/base$((i % ${#jpeg_sources[@]})).jpg[Q=90]" 4032 --height 3024 --crop centre --size both
@@ -66,16 +66,24 @@ make_inputs() {
   touch "$dir/.done"
 }
 
-# timed NAME COMMAND...: runs once, records seconds, the peak RSS (KiB) of the largest process
-# (GNU time) and the peak PSS of all its processes together (bench/peak-pss.py).
-# Each run starts from an empty output folder (so no state database) unless keep_output is set.
+# timed NAME COMMAND...: runs the command twice, each time from an empty output folder (so no
+# state database) unless keep_output is set. The first run is watched by bench/peak-pss.py for the
+# peak PSS of all its processes together; the second, unwatched, gives the seconds and the peak
+# RSS of the largest process (GNU time). Sampling /proc slows what it watches, by more the more
+# processes and memory there are, so no time is taken from a watched run.
 timed() {
   local name=$1; shift
-  [[ -n ${keep_output:-} ]] || { rm -rf "$work/out"; mkdir -p "$work/out"; }
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" &
-  local pid=$! peak
-  peak=$("$root/bench/peak-pss.py" "$pid")
-  wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
+  local pid peak=0
+  if [[ -z ${keep_output:-} ]]; then
+    rm -rf "$work/out"; mkdir -p "$work/out"
+    "$@" >/dev/null 2>"$work/stderr.txt" &
+    pid=$!
+    peak=$("$root/bench/peak-pss.py" "$pid")
+    wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
+    rm -rf "$work/out"; mkdir -p "$work/out"
+  fi
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" ||
+    { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
   read -r seconds rss < "$work/time.txt"
   echo "$name $seconds $rss $peak"
 }
