@@ -94,6 +94,8 @@ int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
 }
 
-int mb_release_free_memory(void) {
+int mb_release_free_memory(size_t keep_bytes) {
+    if (mallinfo2().fordblks <= keep_bytes)
+        return 0;
     return malloc_trim(0);
 }

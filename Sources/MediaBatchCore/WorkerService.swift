@@ -68,7 +68,9 @@ public enum WorkerService {
                 faults.strike(.pixels, job)
                 reply.outcome = stages.pixels(job)
                 // The budget counts an item while it runs; a worker must not keep its peak after.
-                Vips.releaseFreeMemory()
+                // Up to 16 MiB of free heap stays for the next item (trimming after every 12 MP
+                // JPEG cost 2% of throughput in page faults).
+                Vips.releaseFreeMemory(keepingUpTo: 16 << 20)
             case .contentIdentifier(let path, let format):
                 reply.identifier = stages.contentIdentifier(path: path, format: format)
             }

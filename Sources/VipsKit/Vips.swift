@@ -34,9 +34,10 @@ public enum Vips {
         "\(vips_version(0)).\(vips_version(1))"
     }
 
-    /// Gives the heap that freed images left back to the system (see `mb_release_free_memory`).
-    public static func releaseFreeMemory() {
-        _ = mb_release_free_memory()
+    /// Gives the heap that freed images left back to the system when more than `keepBytes` of it
+    /// is free (see `mb_release_free_memory`).
+    public static func releaseFreeMemory(keepingUpTo keepBytes: Int) {
+        _ = mb_release_free_memory(keepBytes)
     }
 
     /// Frees libvips' per-thread buffers. Dispatch reuses threads, so call this at the end of each

@@ -43,10 +43,11 @@ int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
  * fail_on=error a truncated or corrupt file fails when its pixels are read. */
 VipsImage *mb_vips_open_strict(const char *path);
 
-/* malloc_trim lives in <malloc.h>, which no Swift module map exports. A worker process calls it
- * after each item: glibc otherwise keeps the freed heap of a 48 MP decode resident, and every
- * worker would hold its largest item's memory for the rest of the run. Returns 1 if memory was
- * released. */
-int mb_release_free_memory(void);
+/* malloc_trim and mallinfo2 live in <malloc.h>, which no Swift module map exports. A worker
+ * process calls this after each item: glibc otherwise keeps the freed heap of a 48 MP decode
+ * resident, and every worker would hold its largest item's memory for the rest of the run.
+ * Trimming only when more than `keep_bytes` is free spares small items the page faults of
+ * refilling a heap the next item would reuse anyway. Returns 1 if memory was released. */
+int mb_release_free_memory(size_t keep_bytes);
 
 #endif
