@@ -15,7 +15,8 @@ let package = Package(
     targets: [
         // C is quarantined here: two system libraries, one shim, and the two thin wrappers that import them.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        // Headers only (no pkgConfig, so no -lavformat): AVFormatKit opens the library at run time.
+        .systemLibrary(name: "CAVFormat", providers: [.apt(["libavformat-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
         .target(name: "VipsKit", dependencies: ["CVips", "CMediaShim"]),
         .target(name: "AVFormatKit", dependencies: ["CAVFormat"]),

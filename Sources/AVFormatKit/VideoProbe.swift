@@ -29,24 +29,67 @@ public struct AVFormatError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The one choke point where libavformat return codes become Swift errors.
-private func check(_ returnCode: Int32, _ operation: String) throws {
+private func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat) throws {
     guard returnCode < 0 else { return }
     var buffer = [CChar](repeating: 0, count: 256)
-    av_strerror(returnCode, &buffer, buffer.count)
+    _ = library.strerror(returnCode, &buffer, buffer.count)
     throw AVFormatError(operation: operation, message: String(cString: buffer))
 }
 
-public enum AVFormat {
-    private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
+/// The libavformat functions mediabatch calls, opened with dlopen on the first video rather than
+/// linked (see CAVFormat's module map): an image-only run never loads FFmpeg, and without it
+/// installed, videos fail with the loader's reason while images still work.
+private struct LibAVFormat: @unchecked Sendable {
+    typealias ContextSlot = UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?
 
+    let openInput: @convention(c) (ContextSlot, UnsafePointer<CChar>?, UnsafePointer<AVInputFormat>?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let findStreamInfo: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let closeInput: @convention(c) (ContextSlot) -> Void
+    let strerror: @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+    let mediaTypeName: @convention(c) (AVMediaType) -> UnsafePointer<CChar>?
+    let codecName: @convention(c) (AVCodecID) -> UnsafePointer<CChar>?
+    let streamSideData: @convention(c) (UnsafePointer<AVStream>?, AVPacketSideDataType, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
+    let displayRotation: @convention(c) (UnsafePointer<Int32>?) -> Double
+
+    static let shared: Result<LibAVFormat, AVFormatError> = {
+        do throws(AVFormatError) { return .success(try LibAVFormat()) } catch { return .failure(error) }
+    }()
+
+    private init() throws(AVFormatError) {
+        // The major version of the headers compiled against: a different ABI is not loaded.
+        // libavcodec and libavutil come with it, and dlsym on its handle searches them too.
+        let file = "libavformat.so.\(LIBAVFORMAT_VERSION_MAJOR)"
+        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
+            throw AVFormatError(operation: "load \(file)", message: String(cString: dlerror()))
+        }
+        func function<Function>(_ name: String) throws(AVFormatError) -> Function {
+            guard let address = dlsym(handle, name) else {
+                throw AVFormatError(operation: "load \(file)", message: "no \(name)")
+            }
+            return unsafeBitCast(address, to: Function.self)
+        }
+        openInput = try function("avformat_open_input")
+        findStreamInfo = try function("avformat_find_stream_info")
+        closeInput = try function("avformat_close_input")
+        strerror = try function("av_strerror")
+        mediaTypeName = try function("av_get_media_type_string")
+        codecName = try function("avcodec_get_name")
+        streamSideData = try function("av_stream_get_side_data")
+        displayRotation = try function("av_display_rotation_get")
+        let setLogLevel: @convention(c) (Int32) -> Void = try function("av_log_set_level")
+        setLogLevel(AV_LOG_QUIET)
+    }
+}
+
+public enum AVFormat {
     /// Opens the container and reads enough packets to describe every stream; fails on files
     /// libavformat cannot parse (a truncated MOV has no `moov` atom, for example).
     public static func probe(path: String) throws -> VideoProbe {
-        _ = quietLogs
+        let library = try LibAVFormat.shared.get()
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&context, path, nil, nil), "open")
-        defer { avformat_close_input(&context) }
-        try check(avformat_find_stream_info(context, nil), "find stream info")
+        try check(library.openInput(&context, path, nil, nil), "open", library)
+        defer { library.closeInput(&context) }
+        try check(library.findStreamInfo(context, nil), "find stream info", library)
         guard let context else { throw AVFormatError(operation: "open", message: "no context") }
 
         var streams: [VideoProbe.Stream] = []
@@ -56,14 +99,14 @@ public enum AVFormat {
         var rotation: Int?
         for index in 0..<Int(context.pointee.nb_streams) {
             guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee else { continue }
-            let kind = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
-            let codec = avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
+            let kind = library.mediaTypeName(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
+            let codec = library.codecName(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
             streams.append(.init(kind: kind, codec: codec))
             if parameters.codec_type == AVMEDIA_TYPE_VIDEO, width == nil {
                 width = Int(parameters.width)
                 height = Int(parameters.height)
                 framesPerSecond = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
-                rotation = clockwiseRotation(of: stream)
+                rotation = clockwiseRotation(of: stream, library)
             }
         }
         let duration = context.pointee.duration > 0 ? Double(context.pointee.duration) / Double(AV_TIME_BASE) : nil
@@ -79,12 +122,12 @@ public enum AVFormat {
     }
 
     /// The display matrix's rotation, clockwise and in 0..<360; nil when the matrix is unusable.
-    private static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>) -> Int? {
+    private static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>, _ library: LibAVFormat) -> Int? {
         var size = 0
         // libavformat attaches no matrix for the identity: the video is shown as stored.
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size) else { return 0 }
+        guard let data = library.streamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, &size) else { return 0 }
         guard size >= 9 * MemoryLayout<Int32>.size else { return nil }
-        let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { library.displayRotation($0) }
         guard counterclockwise.isFinite else { return nil }
         let degrees = Int((-counterclockwise).rounded())
         return (degrees % 360 + 360) % 360

@@ -121,6 +121,23 @@ final class CLITests: XCTestCase {
         }
         XCTAssertEqual(try mediabatch(["--help"]).exitCode, 0)
     }
+
+    /// FFmpeg (libavformat and its ~130 dependencies) is opened on the first video, not at
+    /// start-up: the dynamic loader's own log (`LD_DEBUG=files`) shows it loaded for a movie and
+    /// never for an image.
+    func testLibavformatIsLoadedOnlyForVideos() throws {
+        let image = try runProcess(Fixtures.executable.path, ["inspect", Fixtures.sample("jpeg/apple_iphone_4.jpg")],
+                                   environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(image.exitCode, 0, image.stderr)
+        XCTAssertTrue(image.stderr.contains("libvips.so"), "the loader's log is missing: \(image.stderr.prefix(500))")
+        XCTAssertFalse(image.stderr.contains("libavformat"))
+
+        let movie = try runProcess(Fixtures.executable.path, ["inspect", Fixtures.sample("livephoto/train.mov")],
+                                   environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(movie.exitCode, 0, movie.stderr)
+        XCTAssertTrue(movie.stderr.contains("libavformat.so"))
+        XCTAssertTrue(movie.stdout.contains("video h264, audio pcm_s16le"), movie.stdout)
+    }
 }
 
 /// The report's JSON as a script would read it.
