@@ -124,7 +124,10 @@ memory() {
     timed "jobs-2-budget-4GiB" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --jobs 2 --memory-budget 4GiB --quiet
     timed "trusted-jobs-4-600MiB" "$mediabatch" run bench/pipeline-trusted.json --input "$dir" --output "$work/out" --jobs 4 --memory-budget 600MiB --quiet
   } > "$work/memory.txt"
-  awk -v n="$n" '{ printf "%-24s %8.2f images/s %9.0f MiB peak PSS of all processes, largest process RSS %5.0f MiB\n", $1, ($1 == "idle-process" ? 0 : n/$2), $4/1024, $3/1024 }' "$work/memory.txt"
+  # The idle run ends before its first PSS sample: its figure is the largest process's RSS alone.
+  awk -v n="$n" '
+    $1 == "idle-process" { printf "%-24s %8s images/s %9s     peak PSS of all processes, largest process RSS %5.0f MiB\n", $1, "-", "-", $3/1024; next }
+    { printf "%-24s %8.2f images/s %9.0f MiB peak PSS of all processes, largest process RSS %5.0f MiB\n", $1, n/$2, $4/1024, $3/1024 }' "$work/memory.txt"
 }
 
 flat() {
