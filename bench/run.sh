@@ -74,16 +74,17 @@ make_inputs() {
 timed() {
   local name=$1; shift
   local pid peak=0
+  fresh_output() { rm -rf "$work/out"; mkdir -p "$work/out"; }
+  failed() { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
   if [[ -z ${keep_output:-} ]]; then
-    rm -rf "$work/out"; mkdir -p "$work/out"
+    fresh_output
     "$@" >/dev/null 2>"$work/stderr.txt" &
     pid=$!
     peak=$("$root/bench/peak-pss.py" "$pid")
-    wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
-    rm -rf "$work/out"; mkdir -p "$work/out"
+    wait "$pid" || { failed; return 1; }
+    fresh_output
   fi
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" ||
-    { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || { failed; return 1; }
   read -r seconds rss < "$work/time.txt"
   echo "$name $seconds $rss $peak"
 }
