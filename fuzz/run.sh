@@ -29,8 +29,8 @@ module() { # NAME SOURCES...: an instrumented library module the harnesses impor
 }
 
 pipeline_sources=(Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift)
-header_sources=(Sources/PipelineModel/*.swift Sources/MetadataKit/*.swift Sources/MediaBatchCore/FormatSniffer.swift
-                Sources/MediaBatchCore/GeoPosition.swift fuzz/HeaderFuzzer.swift)
+header_sources=(Sources/PipelineModel/*.swift Sources/MetadataKit/*.swift Sources/MediaBatchCore/Media/FormatSniffer.swift
+                Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift)
 
 out_of_date() { # BINARY SOURCES...
     local binary=$1; shift
@@ -48,7 +48,7 @@ build_all() {
         module PipelineModel Sources/PipelineModel/*.swift
         module MetadataKit Sources/MetadataKit/*.swift
         quiet_link swiftc "${swift_flags[@]}" -I "$build" -module-name HeaderFuzzer \
-            Sources/MediaBatchCore/FormatSniffer.swift Sources/MediaBatchCore/GeoPosition.swift fuzz/HeaderFuzzer.swift \
+            Sources/MediaBatchCore/Media/FormatSniffer.swift Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift \
             "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -o "$build/header-fuzzer"
     fi
 }

@@ -2,30 +2,6 @@ import Foundation
 import PipelineModel
 import VipsKit
 
-/// The messages between a run and its worker processes, one JSON object per line.
-enum WorkerMessage {
-    /// The first line a worker reads: what it needs to build the pipeline's stages.
-    struct Setup: Codable {
-        /// The pipeline file's bytes, decoded and validated again by the worker.
-        let pipelineDocument: Data
-        let pipelineFolder: String
-        let outputRoot: String
-        let temporaryFolder: String
-    }
-
-    enum Request: Codable {
-        case header(ItemJob)
-        case pixels(ItemJob)
-        case contentIdentifier(path: String, format: MediaFormat)
-    }
-
-    struct Reply: Codable {
-        var verdict: HeaderVerdict?
-        var outcome: PixelOutcome?
-        var identifier: String?
-    }
-}
-
 /// The worker side of `--isolation`: `mediabatch worker` reads a setup line, then answers one
 /// request per line until its input closes. A decoder that crashes takes only this process
 /// down; the run records the item and starts another worker.
@@ -108,33 +84,5 @@ func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
             offset += written
         }
         return true
-    }
-}
-
-/// Makes a worker crash or hang on a named file, so that tests can prove the run survives a
-/// decoder fault and a stuck decode without a real exploit at hand. Set by the environment
-/// variable `MEDIABATCH_FAULT_INJECTION=phase:fault:file name` (e.g. `pixels:crash:IMG_1.jpg`,
-/// `header:hang:bomb.png`); unset in normal runs, where it does nothing.
-struct FaultInjection {
-    enum Phase: String { case header, pixels }
-    private let rules: [(phase: Phase, fault: String, name: String)]
-
-    init(_ environment: [String: String]) {
-        rules = (environment["MEDIABATCH_FAULT_INJECTION"] ?? "").split(separator: ",").compactMap { rule in
-            let parts = rule.split(separator: ":", maxSplits: 2).map(String.init)
-            guard parts.count == 3, let phase = Phase(rawValue: parts[0]) else { return nil }
-            return (phase, parts[1], parts[2])
-        }
-    }
-
-    func strike(_ phase: Phase, _ job: ItemJob) {
-        let name = (job.input.relativePath as NSString).lastPathComponent
-        for rule in rules where rule.phase == phase && rule.name == name {
-            switch rule.fault {
-            case "crash": raise(SIGSEGV)
-            case "hang": while true { sleep(60) }
-            default: break
-            }
-        }
     }
 }

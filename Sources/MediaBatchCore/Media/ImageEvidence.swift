@@ -1,47 +1,6 @@
-import AVFormatKit
-import Foundation
 import MetadataKit
 import PipelineModel
 import VipsKit
-
-/// Turns an item's headers into the facts a filter decides on: its kinds, location, size,
-/// capture date and camera. Nothing here decodes pixels; the README's "Media kinds" table lists
-/// the same evidence.
-enum MediaClassifier {
-    static func facts(of input: InputItem, format: MediaFormat, header: ItemHeader?) -> MediaFacts {
-        var facts = MediaFacts(relativePath: input.relativePath, format: format, kinds: [format.isVideo ? .videos : .images])
-        if input.livePhoto != nil { facts.kinds.insert(.livePhotos) }
-        switch header?.content {
-        case .image(let image, let metadata, let structure)?:
-            let evidence = ImageEvidence(path: input.path, image: image, metadata: metadata, structure: structure, format: format)
-            facts.kinds.formUnion(evidence.kinds)
-            facts.hasLocation = !metadata.locationSources.isEmpty
-            facts.width = image.width
-            facts.height = image.height
-            facts.make = metadata.exif?.string(ExifTag.make, in: .ifd0)
-            facts.model = metadata.exif?.string(ExifTag.model, in: .ifd0)
-            facts.capture = metadata.captureDateText.flatMap(ISODate.parseWithOffset).map {
-                .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds)
-            }
-        case .video(let probe, let movie)?:
-            facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
-            facts.hasLocation = movie?.carriesLocation ?? false
-            facts.width = probe.width
-            facts.height = probe.height
-            facts.make = movie?.make
-            facts.model = movie?.model
-            let tagged = movie?.creationDate.flatMap(ISODate.parseWithOffset) ?? movie?.creationTime.map { ($0, nil) }
-            facts.capture = tagged.map { .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds) }
-        case nil:
-            break
-        }
-        if facts.capture == nil, let modified = try? FileManager.default.attributesOfItem(atPath: input.path)[.modificationDate] as? Date {
-            facts.capture = .init(date: modified, source: .fileModified,
-                                  utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: modified))
-        }
-        return facts
-    }
-}
 
 /// URNs, namespaces and values the kinds are decided on (the README's "Media kinds" table
 /// cites where each comes from).
@@ -202,51 +161,5 @@ struct ImageEvidence {
     var isStereo: Bool {
         heif?.entityGroupTypes.contains("ster") == true
             || jpeg?.pictures.contains { Evidence.MultiPicture.stereo.contains($0.type) } == true
-    }
-}
-
-/// The kinds a movie header shows, one rule per kind.
-struct VideoEvidence {
-    let probe: VideoProbe
-    let movie: MovieMetadata?
-
-    /// Apple Photos' slow-motion threshold: capture at 85 fps or more (iPhones record 120/240).
-    static let highFrameRate = 85.0
-
-    var kinds: Set<MediaKind> {
-        let rules: [(MediaKind, Bool)] = [
-            (.sloMoVideos, isSlowMotion), (.timelapseVideos, isTimelapse), (.cinematicVideos, isCinematic),
-            (.spatialMedia, isSpatial), (.screenRecordings, isScreenRecording),
-        ]
-        return Set(rules.filter(\.1).map(\.0))
-    }
-
-    private func value(_ key: String) -> String? { movie?.value(for: key) }
-
-    /// iOS 18 says it outright (0: play slowed down); before that, the capture frame rate.
-    var isSlowMotion: Bool {
-        if let intent = value(Evidence.playbackIntentKey) { return intent == "0" }
-        return (probe.framesPerSecond ?? 0) >= Self.highFrameRate
-    }
-
-    /// The camera tags the first video track, not the movie.
-    var isTimelapse: Bool {
-        let videoTrack = movie?.tracks.first { $0.handler == "vide" }
-        return videoTrack?.keyedValues.contains { Evidence.captureModeKeys.contains($0.key) && $0.value.hasPrefix("Time-lapse") } == true
-    }
-
-    var isCinematic: Bool {
-        guard value(Evidence.cinematicIntentKey) != "0" else { return false }
-        return movie?.tracks.contains { track in
-            Evidence.cinematicTrackKeys.allSatisfy(track.timedMetadataKeys.contains)
-        } == true
-    }
-
-    var isSpatial: Bool {
-        movie?.tracks.contains { $0.sampleEntryBoxTypes.contains("vexu") } == true
-    }
-
-    var isScreenRecording: Bool {
-        value(Evidence.authorKey) == Evidence.replayKitAuthor
     }
 }

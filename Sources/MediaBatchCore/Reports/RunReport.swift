@@ -1,46 +1,6 @@
 import Foundation
 import PipelineModel
 
-/// What happened to one item, as written to the JSON report.
-public struct ItemResult: Codable, Equatable, Sendable {
-    public enum Status: String, Codable, Sendable {
-        case ok, failed, skipped
-        /// `--dry-run`: the item would be processed (its `output` is where it would go).
-        case planned
-        /// An earlier run's output stands (input, recipe and output as it left them): nothing done.
-        case unchanged
-    }
-
-    public struct ErrorInfo: Codable, Equatable, Sendable {
-        public let code: ItemError.Code
-        public let stage: String
-        public let message: String
-    }
-
-    /// Relative to the input root.
-    public let input: String
-    public let format: String?
-    /// Every kind the item is, in the order kinds are declared; absent when it was not classified.
-    public let kinds: [MediaKind]?
-    /// Set when the item is half of a Live Photo.
-    public let livePhoto: LivePhotoPair?
-    public let status: Status
-    /// Why it was (or would be) done again, or `unchanged`; absent without a state database.
-    public let change: ItemChange?
-    /// Relative to the output root.
-    public let output: String?
-    /// Why a skipped item was skipped; a note on an item read despite its extension, or whose record failed.
-    public internal(set) var reason: String?
-    /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
-    public let removedMetadata: [String]?
-    public let error: ErrorInfo?
-    public let bytesIn: Int
-    public let bytesOut: Int
-    public let milliseconds: Int
-    /// The memory the scheduler reserved for the item.
-    public let estimatedBytes: Int?
-}
-
 /// The whole run, as `--report FILE` writes it.
 public struct RunReport: Codable, Equatable, Sendable {
     public struct Totals: Codable, Equatable, Sendable {

@@ -1,0 +1,108 @@
+import Foundation
+import PipelineModel
+
+/// Runs items' decoding work in `mediabatch worker` processes: one for header reads (the
+/// listing thread's, one item at a time) and up to `concurrency` for pixel work. A worker that
+/// dies (a decoder crashed) or overruns the timeout (it is killed) fails only its item; the next
+/// request starts a fresh worker.
+final class WorkerPool: ItemExecutor, @unchecked Sendable {
+    private let executable: URL
+    private let setup: Data
+    private let timeoutSeconds: Int
+    private let temporaryFolder: URL
+    private let lock = NSLock()
+    private var idle: [WorkerProcess] = []
+    private var headerWorker: WorkerProcess?
+    private let headerLock = NSLock()
+
+    init(executable: URL, setup: WorkerMessage.Setup, timeoutSeconds: Int) {
+        self.executable = executable
+        self.setup = (try? JSONEncoder().encode(setup)) ?? Data()
+        self.timeoutSeconds = timeoutSeconds
+        temporaryFolder = URL(fileURLWithPath: setup.temporaryFolder)
+        signal(SIGPIPE, SIG_IGN) // a dead worker's pipe reports EPIPE instead of killing the run
+    }
+
+    func header(_ job: ItemJob) -> HeaderVerdict {
+        headerLock.lock()
+        defer { headerLock.unlock() }
+        switch exchange(.header(job), on: &headerWorker) {
+        case .success(let reply): return reply.verdict ?? HeaderVerdict(error: protocolError(job))
+        case .failure(let fault): return HeaderVerdict(error: fault.itemError(job, stage: .decode, timeout: timeoutSeconds))
+        }
+    }
+
+    func pixels(_ job: ItemJob) -> PixelOutcome {
+        lock.lock()
+        var worker = idle.popLast()
+        lock.unlock()
+        let result = exchange(.pixels(job), on: &worker)
+        if let worker {
+            lock.lock()
+            idle.append(worker)
+            lock.unlock()
+        }
+        switch result {
+        case .success(let reply): return reply.outcome ?? PixelOutcome(error: protocolError(job))
+        case .failure(let fault): return PixelOutcome(error: fault.itemError(job, stage: .write, timeout: timeoutSeconds))
+        }
+    }
+
+    func contentIdentifier(path: String, format: MediaFormat) -> String? {
+        headerLock.lock()
+        defer { headerLock.unlock() }
+        return try? exchange(.contentIdentifier(path: path, format: format), on: &headerWorker).get().identifier
+    }
+
+    /// Closes every worker's input (they exit) and waits for them.
+    func shutdown() {
+        lock.lock()
+        let workers = idle + [headerWorker].compactMap { $0 }
+        idle = []
+        headerWorker = nil
+        lock.unlock()
+        for worker in workers { worker.finish() }
+    }
+
+    /// Sends one request, starting a worker when there is none; a worker that failed is gone.
+    private func exchange(_ request: WorkerMessage.Request, on worker: inout WorkerProcess?) -> Result<WorkerMessage.Reply, WorkerFault> {
+        do {
+            let process = try worker ?? WorkerProcess(executable: executable, setup: setup, temporaryFolder: temporaryFolder)
+            worker = process
+            let reply = try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeoutSeconds)
+            return .success(try JSONDecoder().decode(WorkerMessage.Reply.self, from: reply))
+        } catch let fault as WorkerFault {
+            worker = nil
+            return .failure(fault)
+        } catch {
+            worker?.kill()
+            worker = nil
+            return .failure(.unusable("\(error)"))
+        }
+    }
+
+    private func protocolError(_ job: ItemJob) -> ItemError {
+        ItemError(code: .workerCrashed, message: "the worker sent an unexpected reply", item: job.input.relativePath, stage: .decode)
+    }
+}
+
+/// Why a worker could not answer.
+enum WorkerFault: Error {
+    case died(String)
+    case timedOut
+    case unusable(String)
+
+    func itemError(_ job: ItemJob, stage: Stage.Name, timeout: Int) -> ItemError {
+        let item = job.input.relativePath
+        switch self {
+        case .died(let how):
+            return ItemError(code: .workerCrashed, message: "the worker process reading it \(how) (a decoder crashed on this file); the run went on with a new worker",
+                             item: item, stage: stage)
+        case .timedOut:
+            return ItemError(code: .timedOut, message: "still running after \(timeout) s (limits.timeout): abandoned, its worker killed",
+                             item: item, stage: stage)
+        case .unusable(let reason):
+            return ItemError(code: .workerCrashed, message: "no worker process: \(reason)", item: item, stage: stage)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import AVFormatKit
+import Foundation
+import MetadataKit
+import PipelineModel
+import VipsKit
+
+/// Turns an item's headers into the facts a filter decides on: its kinds, location, size,
+/// capture date and camera. Nothing here decodes pixels; the README's "Media kinds" table lists
+/// the same evidence.
+enum MediaClassifier {
+    static func facts(of input: InputItem, format: MediaFormat, header: ItemHeader?) -> MediaFacts {
+        var facts = MediaFacts(relativePath: input.relativePath, format: format, kinds: [format.isVideo ? .videos : .images])
+        if input.livePhoto != nil { facts.kinds.insert(.livePhotos) }
+        switch header?.content {
+        case .image(let image, let metadata, let structure)?:
+            let evidence = ImageEvidence(path: input.path, image: image, metadata: metadata, structure: structure, format: format)
+            facts.kinds.formUnion(evidence.kinds)
+            facts.hasLocation = !metadata.locationSources.isEmpty
+            facts.width = image.width
+            facts.height = image.height
+            facts.make = metadata.exif?.string(ExifTag.make, in: .ifd0)
+            facts.model = metadata.exif?.string(ExifTag.model, in: .ifd0)
+            facts.capture = metadata.captureDateText.flatMap(ISODate.parseWithOffset).map {
+                .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds)
+            }
+        case .video(let probe, let movie)?:
+            facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
+            facts.hasLocation = movie?.carriesLocation ?? false
+            facts.width = probe.width
+            facts.height = probe.height
+            facts.make = movie?.make
+            facts.model = movie?.model
+            let tagged = movie?.creationDate.flatMap(ISODate.parseWithOffset) ?? movie?.creationTime.map { ($0, nil) }
+            facts.capture = tagged.map { .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds) }
+        case nil:
+            break
+        }
+        if facts.capture == nil, let modified = try? FileManager.default.attributesOfItem(atPath: input.path)[.modificationDate] as? Date {
+            facts.capture = .init(date: modified, source: .fileModified,
+                                  utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: modified))
+        }
+        return facts
+    }
+}

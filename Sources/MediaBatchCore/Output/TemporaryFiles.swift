@@ -1,0 +1,36 @@
+import Foundation
+
+/// Temporary outputs in progress, for cleanup when a run is interrupted.
+final class TemporaryFiles: @unchecked Sendable {
+    static let shared = TemporaryFiles()
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+    private var serial = 0
+
+    func nextSerial() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        serial += 1
+        return serial
+    }
+
+    func register(_ path: String) {
+        lock.lock()
+        paths.insert(path)
+        lock.unlock()
+    }
+
+    func unregister(_ path: String) {
+        lock.lock()
+        paths.remove(path)
+        lock.unlock()
+    }
+
+    /// Removes every temporary file still in progress.
+    func removeAll() {
+        lock.lock()
+        let current = paths
+        lock.unlock()
+        for path in current { unlink(path) }
+    }
+}
