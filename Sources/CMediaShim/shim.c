@@ -27,14 +27,7 @@ VipsImage *mb_vips_open_strict(const char *path) {
     return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }
 
-int mb_vips_thumbnail(const char *path, int max_size, const char *export_profile, VipsImage **out) {
-    if (export_profile)
-        return vips_thumbnail(path, out, max_size,
-            "height", max_size,
-            "size", VIPS_SIZE_DOWN,
-            "export_profile", export_profile,
-            "fail_on", VIPS_FAIL_ON_ERROR,
-            NULL);
+int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out) {
     return vips_thumbnail(path, out, max_size,
         "height", max_size,
         "size", VIPS_SIZE_DOWN,
@@ -63,31 +56,6 @@ int mb_vips_save(VipsImage *in, const char *path, const char *format, int qualit
         return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
     vips_error("mediabatch", "no saver for format \"%s\"", format);
     return -1;
-}
-
-int mb_vips_band_means(VipsImage *in, double *means, int max_bands) {
-    VipsImage *stats;
-    if (vips_stats(in, &stats, NULL))
-        return -1;
-    /* Row 0 holds all bands together; row 1 + b holds band b. Column 4 is the mean. */
-    int bands = in->Bands < max_bands ? in->Bands : max_bands;
-    for (int b = 0; b < bands; b++)
-        means[b] = *VIPS_MATRIX(stats, 4, b + 1);
-    g_object_unref(stats);
-    return 0;
-}
-
-int mb_vips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out) {
-    VipsImage *difference, *magnitude;
-    if (vips_subtract(a, b, &difference, NULL))
-        return -1;
-    int failed = vips_abs(difference, &magnitude, NULL);
-    g_object_unref(difference);
-    if (failed)
-        return -1;
-    failed = vips_avg(magnitude, out, NULL);
-    g_object_unref(magnitude);
-    return failed;
 }
 
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {

@@ -18,13 +18,12 @@ public enum Vips {
         try startup.get()
     }
 
-    /// Blocks every libvips loader but the named classes and their subclasses (e.g.
-    /// "VipsForeignLoadJpeg" allows jpegload, jpegload_buffer and jpegload_source), so a file
-    /// reaches only the decoders the pipeline asked for, whatever libvips' own sniffing says.
-    /// Process-wide: a process runs one pipeline.
-    public static func allowOnlyLoaders(_ classNames: [String]) {
+    /// Blocks every libvips loader but those of `formats` (a loader class covers its file, buffer
+    /// and source variants), so a file reaches only the decoders the pipeline asked for,
+    /// whatever libvips' own sniffing says. Process-wide: a process runs one pipeline.
+    public static func allowOnlyLoaders(for formats: some Sequence<ImageFileFormat>) {
         vips_operation_block_set("VipsForeignLoad", 1)
-        for name in classNames { vips_operation_block_set(name, 0) }
+        for name in Set(formats.map(\.loaderClass)) { vips_operation_block_set(name, 0) }
         // Unblocking a class unblocks its untrusted subclasses too (none of the named have any today).
         vips_block_untrusted_set(1)
     }

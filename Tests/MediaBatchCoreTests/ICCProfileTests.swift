@@ -1,6 +1,6 @@
 @testable import MediaBatchCore
 import TestSupport
-import VipsKit
+@testable import VipsKit
 import XCTest
 
 final class ICCProfileTests: XCTestCase {

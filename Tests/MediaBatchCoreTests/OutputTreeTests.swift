@@ -2,7 +2,7 @@ import Foundation
 @testable import MediaBatchCore
 import PipelineModel
 import TestSupport
-import VipsKit
+@testable import VipsKit
 import XCTest
 
 /// Outputs never leave the output root: symlinks planted in the output tree, at the destination

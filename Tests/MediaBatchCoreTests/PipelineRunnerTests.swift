@@ -2,7 +2,7 @@ import Foundation
 @testable import MediaBatchCore
 import PipelineModel
 import TestSupport
-import VipsKit
+@testable import VipsKit
 import XCTest
 
 /// Runs pipelines in-process over real files and reads the outputs back with libvips and exiftool.

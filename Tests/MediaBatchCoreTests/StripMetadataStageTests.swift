@@ -70,8 +70,9 @@ final class StripMetadataStageTests: XCTestCase {
     func testTIFFCameraTagsReachTheJPEGAndItsGPSDoesNot() throws {
         let input = Fixtures.temporaryFolder()
         let tiff = input.appendingPathComponent("scan.tif").path
-        try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 400, exportProfile: nil)
-            .replacingMetadata(removingPrefixes: ["exif-"]).save(to: tiff, format: "tiff", quality: 0)
+        try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 400)
+            .carryingMetadata(xmp: nil, iptc: nil, droppingExif: ExifField.Directory.allCases.map { ExifField($0) })
+            .save(to: tiff, format: .tiff, quality: 0)
         let tag = try runProcess("exiftool", ["-q", "-overwrite_original", "-IFD0:Make=Parrot", "-IFD0:Model=Sequoia",
                                               "-ExifIFD:DateTimeOriginal=2016:01:06 10:11:06", "-GPSLatitude=49.18",
                                               "-GPSLatitudeRef=N", "-GPSLongitude=1.65", "-GPSLongitudeRef=E", tiff])

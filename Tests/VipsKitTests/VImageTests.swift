@@ -1,6 +1,6 @@
 import Foundation
 import TestSupport
-import VipsKit
+@testable import VipsKit
 import XCTest
 
 final class VImageTests: XCTestCase {
@@ -19,20 +19,19 @@ final class VImageTests: XCTestCase {
     }
 
     func testThumbnailFitsAppliesOrientationAndResetsIt() throws {
-        let small = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 512, exportProfile: nil)
+        let small = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 512)
         XCTAssertEqual([small.width, small.height], [512, 341])
         XCTAssertEqual(small.orientation, 1)
-        let notUpscaled = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 4096, exportProfile: nil)
+        let notUpscaled = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 4096)
         XCTAssertEqual([notUpscaled.width, notUpscaled.height], [1800, 1200])
-        let heic = try VImage.thumbnail(of: Fixtures.sample("heic/iphone_xr_issue263.heic"), maxSize: 2048, exportProfile: nil)
+        let heic = try VImage.thumbnail(of: Fixtures.sample("heic/iphone_xr_issue263.heic"), maxSize: 2048)
         XCTAssertEqual([heic.width, heic.height], [1536, 2048], "irot 270 applied by libheif")
     }
 
     func testTruncatedJPEGFailsWhenPixelsAreComputed() throws {
-        let image = try VImage.thumbnail(of: Fixtures.broken.appendingPathComponent("Landscape_1_truncated_200k.jpg").path,
-                                         maxSize: 512, exportProfile: nil)
+        let image = try VImage.thumbnail(of: Fixtures.broken.appendingPathComponent("Landscape_1_truncated_200k.jpg").path, maxSize: 512)
         let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
-        XCTAssertThrowsError(try image.save(to: output, format: "jpeg", quality: 80)) { error in
+        XCTAssertThrowsError(try image.save(to: output, format: .jpeg, quality: 80)) { error in
             XCTAssertTrue("\(error)".contains("Premature end"), "\(error)")
         }
     }
@@ -43,22 +42,34 @@ final class VImageTests: XCTestCase {
         }
     }
 
-    func testReplacingMetadataReturnsANewImageAndLeavesTheOriginal() throws {
+    func testCarryingMetadataReturnsANewImageAndLeavesTheOriginal() throws {
         let original = try VImage.open(Fixtures.sample("jpeg/apple_iphone_4.jpg"))
         let gps = original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }
         XCTAssertFalse(gps.isEmpty)
-        let replaced = try original.replacingMetadata(removingPrefixes: ["exif-ifd3-"], blobs: ["xmp-data": Array("<x:xmpmeta/>".utf8)])
+        let replaced = try original.carryingMetadata(xmp: Array("<x:xmpmeta/>".utf8), iptc: nil,
+                                                     droppingExif: [ExifField(.gps), ExifField(.ifd0, "Model")])
         XCTAssertEqual(replaced.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, [])
         XCTAssertEqual(original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, gps)
+        XCTAssertNil(replaced.string("exif-ifd0-Model"))
+        XCTAssertEqual(original.string("exif-ifd0-Model")?.hasPrefix("iPhone 4"), true)
         XCTAssertEqual(replaced.string("exif-ifd0-Make")?.hasPrefix("Apple"), true)
-        XCTAssertEqual(replaced.blob("xmp-data").map { String(decoding: $0, as: UTF8.self) }, "<x:xmpmeta/>")
-        XCTAssertNil(original.blob("xmp-data"))
+        XCTAssertEqual(replaced.xmp.map { String(decoding: $0, as: UTF8.self) }, "<x:xmpmeta/>")
+        XCTAssertNil(original.xmp)
+    }
+
+    func testHEIFMetadataItemsReadAsXMPAndIPTC() throws {
+        // libvips 8.14 leaves a HEIF's XMP and IPTC as numbered items, not as xmp-data / iptc-data.
+        let heic = try VImage.open(Fixtures.sample("heic/L_exif_xmp_iptc.heic"))
+        XCTAssertNil(heic.blob("xmp-data"))
+        XCTAssertEqual(heic.xmp.map { String(decoding: $0, as: UTF8.self).contains("<x:xmpmeta") }, true)
+        XCTAssertNotNil(heic.iptc)
+        XCTAssertNotNil(heic.exif)
     }
 
     func testSaveRoundTripKeepsSizeAndMetadata() throws {
-        let image = try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 640, exportProfile: nil)
+        let image = try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 640)
         let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
-        try image.save(to: output, format: "jpeg", quality: 80)
+        try image.save(to: output, format: .jpeg, quality: 80)
         let back = try VImage.open(output)
         XCTAssertEqual([back.width, back.height], [640, 478])
         XCTAssertEqual(back.loader, "jpegload")
@@ -66,7 +77,7 @@ final class VImageTests: XCTestCase {
     }
 
     func testDisplayP3ConvertsToSRGB() throws {
-        let p3 = try VImage.thumbnail(of: Fixtures.sample("heic/IMG_1034.heic"), maxSize: 512, exportProfile: nil)
+        let p3 = try VImage.thumbnail(of: Fixtures.sample("heic/IMG_1034.heic"), maxSize: 512)
         let converted = try p3.convertedToSRGB()
         let before = try p3.bandMeans(), after = try converted.bandMeans()
         XCTAssertEqual(before.count, 3)
@@ -77,7 +88,7 @@ final class VImageTests: XCTestCase {
     func testMeanAbsoluteDifference() throws {
         // Thumbnails stream: each is read once, so every comparison gets fresh ones.
         func landscape(_ n: Int) throws -> VImage {
-            try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_\(n).jpg"), maxSize: 300, exportProfile: nil)
+            try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_\(n).jpg"), maxSize: 300)
         }
         XCTAssertEqual(try landscape(1).meanAbsoluteDifference(from: landscape(1)), 0)
         XCTAssertLessThan(try landscape(1).meanAbsoluteDifference(from: landscape(3)), 5)

@@ -1,6 +1,6 @@
 import Foundation
 import TestSupport
-import VipsKit
+@testable import VipsKit
 import XCTest
 
 /// The command line as users and CI see it: exit codes, messages, reports.

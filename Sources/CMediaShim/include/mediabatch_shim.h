@@ -16,10 +16,10 @@
  * arena fragmentation causes in long libvips batches. */
 int mb_vips_startup(const char *argv0);
 
-/* vips_thumbnail is variadic. Shrinks on load to fit max_size x max_size, never upsizes, applies
- * the orientation (EXIF for JPEG, irot/imir for HEIF), and converts to export_profile when it is
- * not NULL. fail_on=error makes truncated and corrupt files fail instead of decoding half grey. */
-int mb_vips_thumbnail(const char *path, int max_size, const char *export_profile, VipsImage **out);
+/* vips_thumbnail is variadic. Shrinks on load to fit max_size x max_size, never upsizes, and
+ * applies the orientation (EXIF for JPEG, irot/imir for HEIF). fail_on=error makes truncated and
+ * corrupt files fail instead of decoding half grey. */
+int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out);
 
 /* vips_copy is variadic. A copy shares pixels but owns its metadata, so fields can be removed
  * without touching the image it came from. */
@@ -28,13 +28,6 @@ int mb_vips_copy(VipsImage *in, VipsImage **out);
 /* The savers are variadic and picked here by name ("jpeg", "png", "webp", "gif", "tiff", "heif",
  * "avif") rather than by filename suffix, because outputs are written to a temporary name first. */
 int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality);
-
-/* vips_stats is variadic. Writes the mean of each band (at most max_bands) into means. */
-int mb_vips_band_means(VipsImage *in, double *means, int max_bands);
-
-/* vips_subtract/vips_abs/vips_avg are variadic. Mean absolute difference of two images of the
- * same size, over all bands. */
-int mb_vips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out);
 
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);

@@ -1,6 +1,21 @@
 import Foundation
 import PipelineModel
 
+/// Runs the parts of an item that call C decoders: the header stages (filter, decode, and the
+/// stages' plan) and the pixel stages. `InProcessExecutor` runs them in this process;
+/// `WorkerPool` in worker processes, so that a decoder crash or hang costs one item.
+protocol ItemExecutor: Sendable {
+    func header(_ job: ItemJob) -> HeaderVerdict
+    /// `job.plan` is the header phase's: the outputs the run claimed for the item.
+    func pixels(_ job: ItemJob) -> PixelOutcome
+    /// The Live Photo content identifier of a still or movie, for pairing.
+    func contentIdentifier(path: String, format: MediaFormat) -> String?
+    /// The item's pixel phase will not run (a dry run, a lost output claim, a cancelled run).
+    func forget(_ job: ItemJob)
+    /// Releases what the executor holds (worker processes) once the run is over.
+    func shutdown()
+}
+
 /// What an item's decoding work needs, in a form a worker process can be sent.
 struct ItemJob: Codable, Sendable {
     let input: InputItem
@@ -8,6 +23,8 @@ struct ItemJob: Codable, Sendable {
     let format: MediaFormat
     let bytesIn: Int
     let contentHash: String
+    /// Set for the pixel phase: what the header phase planned.
+    var plan: ItemPlan?
 }
 
 /// What the header stages decided about an item, before admission.
@@ -16,24 +33,20 @@ struct HeaderVerdict: Codable, Sendable {
     var skipReason: String?
     var kinds: [MediaKind]?
     var contentIdentifier: String?
-    var estimatedBytes = 0
-    /// Where `write` will put the output, relative to the output root (nil: no output).
-    var plannedOutput: String?
+    /// Set when the item is to run: its outputs and cost.
+    var plan: ItemPlan?
 }
 
 /// What the pixel stages did.
 struct PixelOutcome: Codable, Sendable {
     var error: ItemError?
-    var output: String?
-    var bytesOut = 0
+    var outputs: [WrittenOutput] = []
     var removedMetadata: [String] = []
 }
 
-/// Runs the parts of an item that call C decoders: the header stages (filter, decode) and the
-/// pixel stages. `ItemStages` runs them in this process; `WorkerPool` in worker processes.
-protocol ItemExecutor: Sendable {
-    func header(_ job: ItemJob) -> HeaderVerdict
-    func pixels(_ job: ItemJob) -> PixelOutcome
-    /// The Live Photo content identifier of a still or movie, for pairing.
-    func contentIdentifier(path: String, format: MediaFormat) -> String?
+/// One published output.
+struct WrittenOutput: Codable, Equatable, Sendable {
+    /// Relative to the output root.
+    let path: String
+    let bytes: Int
 }

@@ -23,4 +23,20 @@ enum WorkerMessage {
         var outcome: PixelOutcome?
         var identifier: String?
     }
+
+    /// Writes `message` and its newline, whole: a pipe takes at most 64 KiB per write.
+    static func send(_ message: Data, to descriptor: Int32) -> Bool {
+        var line = message
+        line.append(0x0A)
+        return line.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+    }
 }

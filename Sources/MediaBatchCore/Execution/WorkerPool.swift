@@ -54,6 +54,9 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
         return try? exchange(.contentIdentifier(path: path, format: format), on: &headerWorker).get().identifier
     }
 
+    /// Workers keep nothing between an item's header and pixel requests.
+    func forget(_ job: ItemJob) {}
+
     /// Closes every worker's input (they exit) and waits for them.
     func shutdown() {
         lock.lock()

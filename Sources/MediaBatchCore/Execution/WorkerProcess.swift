@@ -48,16 +48,12 @@ final class WorkerProcess {
         replies = fromWorker[0]
         self.temporaryFolder = temporaryFolder
         LiveWorkers.shared.add(pid, temporaryFolder)
-        var line = setup
-        line.append(0x0A)
-        guard writeAll(requests, line) else { throw reap() }
+        guard WorkerMessage.send(setup, to: requests) else { throw reap() }
     }
 
     /// Sends a request and waits up to the timeout for its reply line.
     func exchange(_ request: Data, timeoutSeconds: Int) throws -> Data {
-        var line = request
-        line.append(0x0A)
-        guard writeAll(requests, line) else { throw reap() }
+        guard WorkerMessage.send(request, to: requests) else { throw reap() }
         let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {

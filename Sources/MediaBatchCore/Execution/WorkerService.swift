@@ -16,45 +16,53 @@ public enum WorkerService {
         let replies = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         exitWhenOrphaned()
-        guard let line = readLine(), let setup = try? JSONDecoder().decode(WorkerMessage.Setup.self, from: Data(line.utf8)) else {
-            fail("expected a setup line")
-        }
-        let stages: ItemStages
-        do {
-            let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
-            try DecoderAllowList.startLibvips(for: pipeline.input.formats)
-            stages = ItemStages(pipeline: pipeline, environment: RunEnvironment(
-                outputRoot: URL(fileURLWithPath: setup.outputRoot), temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder),
-                limits: pipeline.limits), keepsContexts: false)
-        } catch {
-            fail("cannot set up: \(error)")
-        }
+        let executor = setUp()
         let faults = FaultInjection(ProcessInfo.processInfo.environment)
-        let encoder = JSONEncoder()
         while let line = readLine() {
             guard let request = try? JSONDecoder().decode(WorkerMessage.Request.self, from: Data(line.utf8)) else {
                 fail("unreadable request")
             }
-            var reply = WorkerMessage.Reply()
-            switch request {
-            case .header(let job):
-                faults.strike(.header, job)
-                reply.verdict = stages.header(job)
-            case .pixels(let job):
-                faults.strike(.pixels, job)
-                reply.outcome = stages.pixels(job)
-                // The budget counts an item while it runs; a worker must not keep its peak after.
-                // Up to 16 MiB of free heap stays for the next item (trimming after every 12 MP
-                // JPEG cost 2% of throughput in page faults).
-                Vips.releaseFreeMemory(keepingUpTo: 16 << 20)
-            case .contentIdentifier(let path, let format):
-                reply.identifier = stages.contentIdentifier(path: path, format: format)
-            }
-            guard var data = try? encoder.encode(reply) else { fail("cannot encode a reply") }
-            data.append(0x0A)
-            guard writeAll(replies, data) else { exit(0) } // the run is gone
+            let reply = answer(request, executor, faults)
+            guard let data = try? JSONEncoder().encode(reply) else { fail("cannot encode a reply") }
+            guard WorkerMessage.send(data, to: replies) else { exit(0) } // the run is gone
         }
         exit(0)
+    }
+
+    /// Reads the setup line and builds the pipeline's stages from it.
+    private static func setUp() -> InProcessExecutor {
+        guard let line = readLine(), let setup = try? JSONDecoder().decode(WorkerMessage.Setup.self, from: Data(line.utf8)) else {
+            fail("expected a setup line")
+        }
+        do {
+            let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
+            try DecoderAllowList.startLibvips(for: pipeline.input.formats)
+            let environment = RunEnvironment(outputRoot: URL(fileURLWithPath: setup.outputRoot),
+                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits)
+            return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: false)
+        } catch {
+            fail("cannot set up: \(error)")
+        }
+    }
+
+    private static func answer(_ request: WorkerMessage.Request, _ executor: InProcessExecutor, _ faults: FaultInjection)
+        -> WorkerMessage.Reply {
+        var reply = WorkerMessage.Reply()
+        switch request {
+        case .header(let job):
+            faults.strike(.header, job)
+            reply.verdict = executor.header(job)
+        case .pixels(let job):
+            faults.strike(.pixels, job)
+            reply.outcome = executor.pixels(job)
+            // The budget counts an item while it runs; a worker must not keep its peak after.
+            // Up to 16 MiB of free heap stays for the next item (trimming after every 12 MP
+            // JPEG cost 2% of throughput in page faults).
+            Vips.releaseFreeMemory(keepingUpTo: 16 << 20)
+        case .contentIdentifier(let path, let format):
+            reply.identifier = executor.contentIdentifier(path: path, format: format)
+        }
+        return reply
     }
 
     private static func fail(_ message: String) -> Never {
@@ -71,18 +79,5 @@ public enum WorkerService {
             TemporaryFiles.shared.removeAll()
             _exit(0)
         }
-    }
-}
-
-func writeAll(_ descriptor: Int32, _ data: Data) -> Bool {
-    data.withUnsafeBytes { buffer -> Bool in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
     }
 }

@@ -1,4 +1,5 @@
 import PipelineModel
+import VipsKit
 
 /// Estimates an item's peak memory from its header, before any pixel is decoded, so that the
 /// scheduler can keep the sum of running items under the memory budget.
@@ -13,8 +14,8 @@ public enum CostEstimator {
     /// Streaming loaders keep a window of lines plus the shrink pipeline's buffers.
     static let streamingBytesPerPixel = 0.6
     static let wholeFrameBytesPerPixel: [MediaFormat: Double] = [.heic: 7.5, .avif: 7.5, .webp: 4, .gif: 4]
-    /// Videos are copied (later: remuxed) through fixed-size buffers.
-    static let videoBytes = 8 << 20
+    /// Videos, and items no stage decodes, are copied through fixed-size buffers.
+    static let copyBytes = 8 << 20
 
     public struct ImageHeader: Sendable {
         public var format: MediaFormat
@@ -27,6 +28,10 @@ public enum CostEstimator {
             self.width = width
             self.height = height
             self.bitsPerSample = bitsPerSample
+        }
+
+        init(format: MediaFormat, image: VImage) {
+            self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample)
         }
     }
 

@@ -142,7 +142,7 @@ struct ImageEvidence {
         switch structure {
         case .png(let png): return (png.animationFrames ?? 1) > 1
         case .heif(let heif): return HEIFStructure.isSequence(heif)
-        default: return (format == .gif || format == .webp) && (image.int("n-pages") ?? 1) > 1
+        default: return (format == .gif || format == .webp) && image.pageCount > 1
         }
     }
 

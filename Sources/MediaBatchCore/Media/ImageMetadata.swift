@@ -8,25 +8,20 @@ import VipsKit
 ///
 /// mediabatch edits EXIF itself (libexif, under every libvips save, drops the Apple MakerNote
 /// that pairs Live Photos) and splices it into JPEG outputs. For other savers libvips writes
-/// EXIF, and the libvips fields of removed tags are taken off the image instead.
+/// EXIF from its own fields, and the fields of removed tags are dropped from the image instead.
 struct ImageMetadata {
     var exif: ExifData?
     var xmp: [UInt8]?
     var iptc: [UInt8]?
-    /// Prefixes of the libvips `exif-ifdN-*` fields whose tags were removed.
-    private(set) var removedExifFields: [String] = []
+    /// The tags removed, as libvips' savers must leave them out.
+    private(set) var droppedExifFields: [ExifField] = []
     /// What was removed, for the report ("EXIF GPS", "XMP exif:GPSLatitude", …).
     private(set) var removed: [String] = []
 
-    /// HEIF keeps XMP and IPTC as numbered `heif-mime-N` / `heif-iptc-N` items; libvips 8.14
-    /// promotes neither, so they are picked up here (XMP by its root element).
-    init(of image: VImage, path: String) {
-        exif = image.blob("exif-data").flatMap(ExifData.init) ?? (image.loader == "tiffload" ? Self.tiffExif(path) : nil)
-        let fields = image.fieldNames
-        xmp = image.blob("xmp-data") ?? fields.lazy.filter { $0.hasPrefix("heif-mime-") }.compactMap(image.blob).first {
-            String(decoding: $0.prefix(4096), as: UTF8.self).contains("<x:xmpmeta")
-        }
-        iptc = image.blob("iptc-data") ?? fields.first { $0.hasPrefix("heif-iptc-") }.flatMap(image.blob)
+    init(of image: VImage, format: MediaFormat, path: String) {
+        exif = image.exif.flatMap(ExifData.init) ?? (format == .tiff ? Self.tiffExif(path) : nil)
+        xmp = image.xmp
+        iptc = image.iptc
     }
 
     /// libvips 8.14 does not read a TIFF's own EXIF, GPS and camera tags; they are the file's
@@ -59,24 +54,20 @@ struct ImageMetadata {
 
     var captureDate: Date? { captureDateText.flatMap(ISODate.parse) }
 
-    /// libvips fields the output image must not carry: the metadata blocks `write` sets itself,
-    /// and the EXIF fields of removed tags.
-    static let blockFieldPrefixes = ["xmp-data", "iptc-data", "heif-mime-", "heif-iptc-"]
-
     mutating func remove(_ group: MetadataGroup) {
         switch group {
         case .location:
-            removeExif(ExifTag.gpsPointer, from: .ifd0, vipsFields: "exif-ifd3-", as: "EXIF GPS")
+            removeExif(ExifTag.gpsPointer, from: .ifd0, dropping: ExifField(.gps), as: "EXIF GPS")
             removeXMPLocation()
             removeIPTCLocation()
         case .serialNumbers:
-            removeExif(ExifTag.bodySerialNumber, from: .exif, vipsFields: "exif-ifd2-BodySerialNumber", as: "EXIF BodySerialNumber")
-            removeExif(ExifTag.lensSerialNumber, from: .exif, vipsFields: "exif-ifd2-LensSerialNumber", as: "EXIF LensSerialNumber")
-            removeExif(ExifTag.cameraSerialNumber, from: .ifd0, vipsFields: "exif-ifd0-CameraSerialNumber", as: "EXIF CameraSerialNumber")
+            removeExif(ExifTag.bodySerialNumber, from: .exif, named: "BodySerialNumber")
+            removeExif(ExifTag.lensSerialNumber, from: .exif, named: "LensSerialNumber")
+            removeExif(ExifTag.cameraSerialNumber, from: .ifd0, named: "CameraSerialNumber")
         case .cameraOwner:
-            removeExif(ExifTag.ownerName, from: .exif, vipsFields: "exif-ifd2-CameraOwnerName", as: "EXIF CameraOwnerName")
+            removeExif(ExifTag.ownerName, from: .exif, named: "CameraOwnerName")
         case .makerNotes:
-            removeExif(ExifTag.makerNote, from: .exif, vipsFields: "exif-ifd2-MakerNote", as: "EXIF MakerNote")
+            removeExif(ExifTag.makerNote, from: .exif, named: "MakerNote")
         case .xmp:
             if xmp != nil { removed.append("XMP") }
             xmp = nil
@@ -86,10 +77,25 @@ struct ImageMetadata {
         }
     }
 
-    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, vipsFields: String, as label: String) {
+    /// One tag, reported by its EXIF name.
+    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, named name: String) {
+        removeExif(tag, from: directory, dropping: ExifField(Self.vipsDirectory(directory), name), as: "EXIF \(name)")
+    }
+
+    private static func vipsDirectory(_ directory: ExifData.Directory) -> ExifField.Directory {
+        switch directory {
+        case .ifd0: return .ifd0
+        case .ifd1: return .ifd1
+        case .exif: return .exif
+        case .gps: return .gps
+        case .interoperability: return .interoperability
+        }
+    }
+
+    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, dropping field: ExifField, as label: String) {
         guard exif?.contains(tag, in: directory) == true else { return }
         exif?.remove(tag, from: directory)
-        removedExifFields.append(vipsFields)
+        droppedExifFields.append(field)
         removed.append(label)
     }
 

@@ -121,8 +121,8 @@ public struct Inspection: Codable, Equatable, Sendable {
         var inspection = Inspection(path: path, kind: .image, format: format)
         inspection.width = image.width
         inspection.height = image.height
-        inspection.colourProfile = image.blob("icc-profile-data").flatMap(ICCProfile.description)
-        let orientation = metadata.exif?.number(ExifTag.orientation, in: .ifd0).map(Int.init) ?? image.int("orientation")
+        inspection.colourProfile = image.iccProfile.flatMap(ICCProfile.description)
+        let orientation = metadata.exif?.number(ExifTag.orientation, in: .ifd0).map(Int.init) ?? image.declaredOrientation
         inspection.orientation = orientation.flatMap { (1...8).contains($0) ? $0 : nil }
         if let exif = metadata.exif {
             inspection.readCameraSettings(from: exif)

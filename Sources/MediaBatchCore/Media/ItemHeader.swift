@@ -32,23 +32,8 @@ struct ItemHeader {
             } catch let error as VipsError {
                 throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
             }
-            content = .image(image, ImageMetadata(of: image, path: path), ImageStructure(path: path, format: format))
+            content = .image(image, ImageMetadata(of: image, format: format, path: path), ImageStructure(path: path, format: format))
         }
-    }
-
-    var image: VImage? {
-        if case .image(let image, _, _) = content { return image }
-        return nil
-    }
-
-    var metadata: ImageMetadata? {
-        if case .image(_, let metadata, _) = content { return metadata }
-        return nil
-    }
-
-    var video: VideoProbe? {
-        if case .video(let probe, _) = content { return probe }
-        return nil
     }
 
     /// The Live Photo content identifier, kept in the state database so that pairing an

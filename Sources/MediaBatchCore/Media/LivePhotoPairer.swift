@@ -81,7 +81,7 @@ enum LivePhotoPairer {
     }
 
     private static func stillIdentifier(_ path: String) -> String? {
-        let exif = (try? VImage.open(path))?.blob("exif-data").flatMap(ExifData.init)
+        let exif = (try? VImage.open(path))?.exif.flatMap(ExifData.init)
         return exif?.appleMakerNote?.contentIdentifier
     }
 

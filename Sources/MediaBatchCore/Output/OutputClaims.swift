@@ -7,16 +7,22 @@ import Foundation
 final class OutputClaims: @unchecked Sendable {
     private let lock = NSLock()
     private var claimed: [String: String] = [:]
-    /// The input an earlier run wrote this output for, if that input is still there; set once
-    /// the run has opened its state database.
-    var recordedOwner: (String) -> String? = { _ in nil }
+    /// The input an earlier run wrote an output for, if that input is still there.
+    private let recordedOwner: (String) -> String?
 
-    /// Claims `output` for `input`; returns the input that already holds it, if any.
-    func claim(_ output: String, for input: String) -> String? {
+    init(recordedOwner: @escaping (String) -> String? = { _ in nil }) {
+        self.recordedOwner = recordedOwner
+    }
+
+    /// Claims every one of `outputs` for `input`, or none: returns the first output another
+    /// input already holds, and that input.
+    func claim(_ outputs: [String], for input: String) -> (output: String, holder: String)? {
         lock.lock()
         defer { lock.unlock() }
-        if let holder = claimed[output] ?? recordedOwner(output).flatMap({ $0 == input ? nil : $0 }) { return holder }
-        claimed[output] = input
+        for output in outputs {
+            if let holder = claimed[output] ?? recordedOwner(output).flatMap({ $0 == input ? nil : $0 }) { return (output, holder) }
+        }
+        for output in outputs { claimed[output] = input }
         return nil
     }
 }

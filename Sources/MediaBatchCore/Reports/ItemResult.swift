@@ -17,25 +17,31 @@ public struct ItemResult: Codable, Equatable, Sendable {
     }
 
     /// Relative to the input root.
-    public let input: String
-    public let format: String?
+    public internal(set) var input: String
+    public internal(set) var format: String?
     /// Every kind the item is, in the order kinds are declared; absent when it was not classified.
-    public let kinds: [MediaKind]?
+    public internal(set) var kinds: [MediaKind]?
     /// Set when the item is half of a Live Photo.
-    public let livePhoto: LivePhotoPair?
-    public let status: Status
+    public internal(set) var livePhoto: LivePhotoPair?
+    public internal(set) var status: Status
     /// Why it was (or would be) done again, or `unchanged`; absent without a state database.
-    public let change: ItemChange?
+    public internal(set) var change: ItemChange?
     /// Relative to the output root.
-    public let output: String?
+    public internal(set) var output: String?
     /// Why a skipped item was skipped; a note on an item read despite its extension, or whose record failed.
     public internal(set) var reason: String?
     /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
-    public let removedMetadata: [String]?
-    public let error: ErrorInfo?
-    public let bytesIn: Int
-    public let bytesOut: Int
-    public let milliseconds: Int
+    public internal(set) var removedMetadata: [String]?
+    public internal(set) var error: ErrorInfo?
+    public internal(set) var bytesIn: Int
+    public internal(set) var bytesOut: Int
+    public internal(set) var milliseconds: Int
     /// The memory the scheduler reserved for the item.
-    public let estimatedBytes: Int?
+    public internal(set) var estimatedBytes: Int?
+}
+
+extension ItemResult.ErrorInfo {
+    init(_ error: ItemError) {
+        self.init(code: error.code, stage: error.stage.rawValue, message: error.message)
+    }
 }

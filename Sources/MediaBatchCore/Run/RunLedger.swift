@@ -28,7 +28,8 @@ final class RunLedger: @unchecked Sendable {
         let stamp: FileStamp
         let contentHash: String
         let format: MediaFormat?
-        let contentIdentifier: String?
+        /// Known once the header has been read.
+        var contentIdentifier: String?
         let fingerprints: Fingerprints
     }
 
@@ -117,22 +118,21 @@ final class RunLedger: @unchecked Sendable {
         try? store?.markSeen(batch, run: run)
     }
 
-    /// Records a decision and its output; returns the item's earlier outputs it no longer
+    /// Records a decision and its outputs; returns the item's earlier outputs it no longer
     /// produces (removed with `--prune`).
-    func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, output: String?, reason: String?,
-                error: ItemError?, milliseconds: Int) throws -> [String] {
+    func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [String], reason: String?,
+                error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> [String] {
         guard writes, let store else { return [] }
-        var outputs: [OutputRecord] = []
-        if let output {
+        let outputs = try outputs.map { output in
             let path = outputRoot.appendingPathComponent(output).path
             guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-            outputs.append(OutputRecord(path: output, input: input, contentHash: try ContentHash.ofFile(atPath: path), stamp: stamp))
+            return OutputRecord(path: output, input: input, contentHash: try ContentHash.ofFile(atPath: path), stamp: stamp)
         }
         let record = ItemRecord(
             input: input, stamp: entry.stamp, contentHash: entry.contentHash, format: entry.format?.rawValue,
             contentIdentifier: entry.contentIdentifier, recipe: entry.fingerprints.recipe,
             selection: entry.fingerprints.selection, status: status, reason: reason ?? error?.message,
-            errorCode: error?.code.rawValue, errorStage: error?.stage.rawValue, milliseconds: milliseconds, run: run)
+            errorCode: error?.code.rawValue, errorStage: error?.stage, milliseconds: milliseconds, run: run)
         let stale = try store.record(record, outputs: outputs)
         if prune { stale.forEach(removeOutput) }
         return stale.map(\.path)

@@ -64,12 +64,6 @@ public struct RunOptions: Sendable {
     }
 }
 
-/// mediabatch's version as far as outputs go: bump it when a change makes the same input and
-/// pipeline give different outputs, so that the state database redoes them.
-public enum OutputVersion {
-    public static let current = "mediabatch-output-1"
-}
-
 /// A run that cannot start at all (as opposed to items that fail).
 public struct RunSetupError: Error, CustomStringConvertible {
     public let description: String

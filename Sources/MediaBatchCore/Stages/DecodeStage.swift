@@ -8,10 +8,19 @@ struct DecodeStage: PipelineStage {
     let maxPixels: Int
     let maxFrames: Int
     var name: Stage.Name { .decode }
-    var readsPixels: Bool { false }
+    var phase: StagePhase { .header }
 
-    /// The limits decide whether, not how: an output does not depend on it.
-    func recipe(for format: MediaFormat) -> String? { Stage.decode.fingerprint }
+    /// The limits decide whether, not how: an output does not depend on them.
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
+        guard format != nil else { return }
+        fingerprint.recipe.append(Stage.decode.fingerprint)
+    }
+
+    /// An image costs what decoding it whole costs, until a stage shrinks it; a video is copied.
+    func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        guard let image = item.image else { return }
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: nil)
+    }
 
     func run(_ item: ItemContext) throws {
         switch try item.header.get().content {

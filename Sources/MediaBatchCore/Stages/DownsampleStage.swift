@@ -7,16 +7,25 @@ import VipsKit
 struct DownsampleStage: PipelineStage {
     let maxPixelSize: Int
     var name: Stage.Name { .downsample }
-    var readsPixels: Bool { true }
+    var phase: StagePhase { .pixels }
 
-    func recipe(for format: MediaFormat) -> String? {
-        format.isVideo ? nil : Stage.downsample(maxPixelSize: maxPixelSize).fingerprint
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
+        guard let format, !format.isVideo else { return }
+        fingerprint.recipe.append(Stage.downsample(maxPixelSize: maxPixelSize).fingerprint)
     }
 
+    /// Shrinking on load lowers the cost of decoding (see `CostEstimator`).
+    func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        guard let image = item.image else { return }
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: maxPixelSize)
+    }
+
+    /// Decodes the file anew at the size needed: whatever an earlier stage did to the pixels is
+    /// not carried over, which is why validation puts `downsample` before `transcode`.
     func run(_ item: ItemContext) throws {
         guard item.image != nil else { return }
         do {
-            item.image = try VImage.thumbnail(of: item.input.path, maxSize: maxPixelSize, exportProfile: nil)
+            item.image = try VImage.thumbnail(of: item.input.path, maxSize: maxPixelSize)
         } catch let error as VipsError {
             throw StageFailure(.decodeFailed, error.message)
         }

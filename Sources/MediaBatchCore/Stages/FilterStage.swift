@@ -6,13 +6,12 @@ import PipelineModel
 struct FilterStage: PipelineStage {
     let filter: Stage.Filter
     var name: Stage.Name { .filter }
-    var readsPixels: Bool { false }
+    var phase: StagePhase { .header }
 
-    /// Nil: the filter decides whether an item is written, not how (see `selection`).
-    func recipe(for format: MediaFormat) -> String? { nil }
-
-    /// What an earlier decision to select or skip an item was made on.
-    var selection: String { Stage.filter(filter).fingerprint }
+    /// The filter decides whether an item is written, not how: its selection, whatever the format.
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
+        fingerprint.selection.append(Stage.filter(filter).fingerprint)
+    }
 
     func run(_ item: ItemContext) throws {
         guard !filter.match.matches(item.facts) else { return }

@@ -16,7 +16,7 @@ final class ItemContext {
     /// What the filter decides on, classified from the header.
     let facts: MediaFacts
 
-    /// The image as the stages have shaped it so far (lazy: nothing decoded until saved).
+    /// The image as the stages have shaped it so far (lazy: nothing decoded until saved); set by `decode`.
     var image: VImage?
     /// The metadata the image output will carry; set by `decode`, edited by `stripMetadata`.
     var metadata: ImageMetadata?
@@ -24,26 +24,25 @@ final class ItemContext {
     var video: VideoProbe?
     /// Set by `stripMetadata`: `write` copies the video without its location metadata.
     var stripVideoLocation = false
-    /// What `write` encodes to; `transcode` changes it.
-    var outputFormat: MediaFormat
-    var quality = Defaults.quality
+    /// What the stages planned once the header stages had run (see `ItemExecutor.pixels`); `write` writes it.
+    var plan: ItemPlan
     /// Set by a stage that decides the item is not for this pipeline.
     private(set) var skipReason: String?
-    /// Metadata the output does not carry, for the report.
+    /// Metadata the outputs do not carry, for the report.
     var removedMetadata: [String] = []
-    /// Set by `write`: the output, relative to the output root, and its size.
-    var output: (path: String, bytes: Int)?
+    /// Set by `write`: what it published.
+    var written: [WrittenOutput] = []
 
-    init(input: InputItem, format: MediaFormat, bytesIn: Int, contentHash: String) {
-        self.input = input
-        self.format = format
-        self.bytesIn = bytesIn
-        self.contentHash = contentHash
-        header = Result { try ItemHeader(path: input.path, format: format) }.mapError {
+    init(_ job: ItemJob) {
+        input = job.input
+        format = job.format
+        bytesIn = job.bytesIn
+        contentHash = job.contentHash
+        header = Result { try ItemHeader(path: job.input.path, format: job.format) }.mapError {
             $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
         }
-        facts = MediaClassifier.facts(of: input, format: format, header: try? header.get())
-        self.outputFormat = format
+        facts = MediaClassifier.facts(of: job.input, format: job.format, header: try? header.get())
+        plan = ItemPlan(format: job.format)
     }
 
     func skip(_ reason: String) {

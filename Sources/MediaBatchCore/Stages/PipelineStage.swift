@@ -1,39 +1,32 @@
-import Foundation
 import PipelineModel
 
-/// One step of a pipeline. Each stage is one type in one file; it starts with a guard that
-/// returns when it does not apply to the item, and throws `StageFailure` when the item fails.
-protocol PipelineStage {
+/// One step of a pipeline. Each stage is one type in one file and answers for its own part of an
+/// item, so that no code outside it repeats its decisions: what it adds to the item's
+/// fingerprint, what it plans (output format, path, cost) and what it does. Each part starts
+/// with a guard that returns when the stage does not apply to the item; `run` throws
+/// `StageFailure` when the item fails.
+protocol PipelineStage: Sendable {
     var name: Stage.Name { get }
-    /// Header stages (filter, decode) run before admission: they decide whether an item runs and
-    /// what it will cost. Pixel stages run once the scheduler has admitted it.
-    var readsPixels: Bool { get }
-    /// What this stage contributes to the outputs of an item of `format` (its fingerprint), or
-    /// nil when it does not apply to it: the state database redoes an item when this changes.
-    func recipe(for format: MediaFormat) -> String?
+    var phase: StagePhase { get }
+    /// Adds what this stage contributes to the outputs (recipe) or the selection of an item of
+    /// `format` (nil: not media). Known before any header is read: the state database redoes an
+    /// item when its fingerprint changes.
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?)
+    /// Adds this stage's part to the item's plan, once the header stages have run and before any
+    /// pixel is decoded.
+    func plan(_ plan: inout ItemPlan, for item: ItemContext)
     func run(_ item: ItemContext) throws
 }
 
-/// What stages need to know about the run beyond their own options.
-struct RunEnvironment {
-    let outputRoot: URL
-    /// Where outputs are written before being renamed into place (same filesystem).
-    let temporaryFolder: URL
-    let limits: Pipeline.Limits
+/// When a stage runs.
+enum StagePhase: Sendable {
+    /// Before admission (filter, decode): whether an item runs, and what it will cost.
+    case header
+    /// Once the scheduler has admitted the item.
+    case pixels
 }
 
-/// The one place that maps a pipeline's stages, in order, to their implementations.
-enum StageFactory {
-    static func make(_ stages: [Stage], _ environment: RunEnvironment) -> [PipelineStage] {
-        stages.map { stage -> PipelineStage in
-            switch stage {
-            case .filter(let filter): return FilterStage(filter: filter)
-            case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
-            case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
-            case .transcode(let options): return TranscodeStage(options: options)
-            case .stripMetadata(let groups): return StripMetadataStage(groups: groups)
-            case .write(let options): return WriteStage(options: options, environment: environment)
-            }
-        }
-    }
+extension PipelineStage {
+    /// Stages that decide neither format, path nor cost plan nothing.
+    func plan(_ plan: inout ItemPlan, for item: ItemContext) {}
 }

@@ -6,10 +6,11 @@ import PipelineModel
 struct StripMetadataStage: PipelineStage {
     let groups: Set<MetadataGroup>
     var name: Stage.Name { .stripMetadata }
-    var readsPixels: Bool { true }
+    var phase: StagePhase { .pixels }
 
-    func recipe(for format: MediaFormat) -> String? {
-        Stage.stripMetadata(groups).fingerprint
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
+        guard format != nil else { return }
+        fingerprint.recipe.append(Stage.stripMetadata(groups).fingerprint)
     }
 
     func run(_ item: ItemContext) throws {

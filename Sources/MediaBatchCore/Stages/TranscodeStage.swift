@@ -7,23 +7,28 @@ import VipsKit
 struct TranscodeStage: PipelineStage {
     let options: Stage.Transcode
     var name: Stage.Name { .transcode }
-    var readsPixels: Bool { true }
+    var phase: StagePhase { .pixels }
 
-    func recipe(for format: MediaFormat) -> String? {
-        options.applies(to: format) ? Stage.transcode(options).fingerprint : nil
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
+        guard let format, options.applies(to: format) else { return }
+        fingerprint.recipe.append(Stage.transcode(options).fingerprint)
+    }
+
+    func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        guard item.image != nil, options.applies(to: item.format) else { return }
+        for index in plan.outputs.indices {
+            plan.outputs[index].format = options.to.mediaFormat
+            plan.outputs[index].quality = options.quality
+        }
     }
 
     func run(_ item: ItemContext) throws {
         guard let image = item.image, options.applies(to: item.format) else { return }
-        let profile = image.blob("icc-profile-data")
-        if image.isCMYK || profile.map({ !ICCProfile.isSRGB($0) }) ?? false {
-            do {
-                item.image = try image.convertedToSRGB()
-            } catch let error as VipsError {
-                throw StageFailure(.decodeFailed, "cannot convert colour to sRGB: \(error.message)")
-            }
+        guard image.isCMYK || image.iccProfile.map({ !ICCProfile.isSRGB($0) }) ?? false else { return }
+        do {
+            item.image = try image.convertedToSRGB()
+        } catch let error as VipsError {
+            throw StageFailure(.decodeFailed, "cannot convert colour to sRGB: \(error.message)")
         }
-        item.outputFormat = options.to.mediaFormat
-        item.quality = options.quality
     }
 }

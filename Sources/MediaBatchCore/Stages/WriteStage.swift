@@ -4,31 +4,45 @@ import MetadataKit
 import PipelineModel
 import VipsKit
 
-/// Writes the output atomically under the output root: images are encoded (this is where
-/// libvips computes pixels) with the metadata the stages left them; videos are copied, without
-/// their location metadata when `stripMetadata` asked.
+/// Writes each planned output atomically under the output root: images are encoded (this is
+/// where libvips computes pixels) with the metadata the stages left them; videos are copied,
+/// without their location metadata when `stripMetadata` asked; and what no stage decoded (a
+/// pipeline without `decode`) is copied byte for byte.
 struct WriteStage: PipelineStage {
     let options: Stage.Write
     let environment: RunEnvironment
     var name: Stage.Name { .write }
-    var readsPixels: Bool { true }
+    var phase: StagePhase { .pixels }
 
-    func recipe(for format: MediaFormat) -> String? {
-        Stage.write(options).fingerprint
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
+        guard format != nil else { return }
+        fingerprint.recipe.append(Stage.write(options).fingerprint)
+    }
+
+    /// Placed before any pixel stage runs, so that collisions are caught before work is spent.
+    func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        for index in plan.outputs.indices {
+            plan.outputs[index].path = Self.relativeOutput(options.path, for: item, format: plan.outputs[index].format)
+        }
     }
 
     func run(_ item: ItemContext) throws {
-        guard item.image != nil || item.video != nil else { return }
-        let relative = Self.relativeOutput(options.path, for: item, format: item.outputFormat)
+        for output in item.plan.outputs {
+            guard let relative = output.path else { continue }
+            let bytes = try write(output, to: relative, for: item)
+            item.written.append(WrittenOutput(path: relative, bytes: bytes))
+        }
+    }
+
+    private func write(_ output: PlannedOutput, to relative: String, for item: ItemContext) throws -> Int {
         let destination = environment.outputRoot.appendingPathComponent(relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
-        let bytes: Int
         do {
-            bytes = try AtomicFile.write(relative, under: environment.outputRoot, via: environment.temporaryFolder) { temporary in
+            return try AtomicFile.write(relative, under: environment.outputRoot, via: environment.temporaryFolder) { temporary in
                 if let image = item.image {
-                    try writeImage(image, item.metadata, format: item.outputFormat, quality: item.quality, to: temporary)
+                    try writeImage(image, item.metadata, as: output, to: temporary)
                 } else if item.stripVideoLocation, let video = item.video {
                     item.removedMetadata = try writeVideoWithoutLocation(item.input.path, video, to: temporary)
                 } else {
@@ -44,12 +58,11 @@ struct WriteStage: PipelineStage {
         } catch {
             throw StageFailure(.writeFailed, "cannot write \(relative): \(Self.systemReason(error))")
         }
-        item.output = (relative, bytes)
     }
 
     /// Where an item's output goes, relative to the output root. A Live Photo's movie is named
     /// after its still, so the pair stays a pair whatever the still becomes.
-    static func relativeOutput(_ template: PathTemplate, for item: ItemContext, format: MediaFormat) -> String {
+    private static func relativeOutput(_ template: PathTemplate, for item: ItemContext, format: MediaFormat) -> String {
         let input = item.input
         let namedAfter = input.livePhoto.flatMap { pair in
             pair.role == .video ? InputItem(root: input.root, relativePath: pair.partner) : nil
@@ -59,15 +72,16 @@ struct WriteStage: PipelineStage {
             captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) }, contentHash: item.contentHash))
     }
 
-    private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, format: MediaFormat, quality: Int, to path: String) throws {
-        var blobs: [String: [UInt8]] = [:]
-        blobs["xmp-data"] = metadata?.xmp
-        blobs["iptc-data"] = metadata?.iptc.map { format == .jpeg ? IPTCBlock.photoshopResources(wrapping: $0) : $0 }
-        let output = try image.replacingMetadata(
-            removingPrefixes: ImageMetadata.blockFieldPrefixes + (metadata?.removedExifFields ?? []), blobs: blobs)
-        try output.save(to: path, format: Self.saver(for: format), quality: quality)
+    private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput, to path: String) throws {
+        // libvips' jpegsave writes IPTC as an APP13 segment as it is: Photoshop resources there.
+        let iptc = metadata?.iptc.map { output.format == .jpeg ? IPTCBlock.photoshopResources(wrapping: $0) : $0 }
+        let carrying = try image.carryingMetadata(xmp: metadata?.xmp, iptc: iptc, droppingExif: metadata?.droppedExifFields ?? [])
+        guard let format = output.format.imageFileFormat else {
+            throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
+        }
+        try carrying.save(to: path, format: format, quality: output.quality)
         // libvips' own EXIF stays when ours is too big for one JPEG segment; its removed fields are gone from it too.
-        guard format == .jpeg, let exif = metadata?.exif(for: output) else { return }
+        guard output.format == .jpeg, let exif = metadata?.exif(for: carrying) else { return }
         let url = URL(fileURLWithPath: path)
         if let spliced = JPEGSegments.replacingExif(in: [UInt8](try Data(contentsOf: url)), with: exif) {
             try Data(spliced).write(to: url)
@@ -84,13 +98,6 @@ struct WriteStage: PipelineStage {
             throw StageFailure(.encodeFailed, "the edited movie does not read back with the same streams and duration")
         }
         return report.removed
-    }
-
-    static func saver(for format: MediaFormat) -> String {
-        switch format {
-        case .heic: return "heif"
-        default: return format.rawValue
-        }
     }
 
     /// Saving is when a lazy libvips pipeline runs, so a truncated input fails here too: tell a

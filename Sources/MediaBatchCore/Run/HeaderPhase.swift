@@ -1,0 +1,119 @@
+import Foundation
+import PipelineModel
+import RunState
+import VipsKit
+
+/// Decides, before admission, whether and how each item runs. In listing order, on the listing
+/// thread: refuse what must not be opened, check the size limit (from stat), ask the state
+/// database, sniff the format, have the executor run the header stages and the stages' plan,
+/// then claim the planned outputs.
+struct HeaderPhase: Sendable {
+    let pipeline: Pipeline
+    let stages: [PipelineStage]
+    let executor: ItemExecutor
+    let ledger: RunLedger
+    let claims: OutputClaims
+    let dryRun: Bool
+
+    func prepare(_ input: InputItem) -> PreparedItem {
+        var item = ItemFindings(input: input)
+        if let refusal = input.refusal {
+            return .decided(refusal.isBroken ? item.failed(.unreadable, refusal.reason) : item.skipped(refusal.reason), item)
+        }
+        guard let stamp = FileStamp(path: input.path) else {
+            let result = errno == ENOENT ? item.skipped("vanished after it was listed") : item.failed(.unreadable, "cannot read the file")
+            return .decided(result, item)
+        }
+        item.bytesIn = Int(stamp.size)
+        let limit = pipeline.limits.maxFileBytes
+        guard item.bytesIn <= limit.bytes else {
+            return .decided(item.failed(.fileTooLarge, "\(ByteSize.format(item.bytesIn)), over limits.maxFileBytes (\(limit))"), item)
+        }
+        let assessment = ledger.assess(input, stamp: stamp) { fingerprints(input, $0) }
+        item.change = assessment.change
+        if assessment.change == .unchanged, let previous = assessment.previous {
+            ledger.markSeen(input.relativePath, stamp: stamp)
+            return .decided(item.unchanged(previous, outputs: ledger.recordedOutputs(of: input.relativePath)), item)
+        }
+        return identify(item, stamp, assessment)
+    }
+
+    /// Sniffs and hashes the file, and checks that its format is one to read.
+    private func identify(_ item: ItemFindings, _ stamp: FileStamp, _ assessment: RunLedger.Assessment) -> PreparedItem {
+        var item = item
+        let input = item.input
+        let contentHash: String
+        do {
+            item.format = try FormatSniffer.format(of: input.path)
+            contentHash = try assessment.contentHash ?? ContentHash.ofFile(atPath: input.path)
+        } catch {
+            return .decided(item.failed(.unreadable, "cannot read the file"), item)
+        }
+        item.entry = RunLedger.Entry(stamp: stamp, contentHash: contentHash, format: item.format, contentIdentifier: nil,
+                                     fingerprints: fingerprints(input, item.format))
+        guard let format = item.format else {
+            guard FormatSniffer.formatsByExtension[input.pathExtension] != nil else { return .decided(item.skipped("not a media file"), item) }
+            let what = item.bytesIn == 0 ? "the file is empty" : "its content is not a recognised image or video format"
+            return .decided(item.failed(.unsupportedFormat, "named .\(input.pathExtension) but \(what)"), item)
+        }
+        guard pipeline.input.formats.contains(format) else {
+            return .decided(item.skipped("a \(format.rawValue) file, not in input.formats"), item)
+        }
+        var note: String?
+        if let promised = FormatSniffer.contradiction(fileExtension: input.pathExtension, content: format) {
+            let mismatch = "named .\(input.pathExtension) (\(promised.rawValue)) but its content is \(format.rawValue)"
+            guard pipeline.input.extensionMismatch == .process else {
+                let how = "(input.extensionMismatch: \"process\" reads it as \(format.rawValue))"
+                return .decided(item.failed(.formatMismatch, "\(mismatch) \(how)"), item)
+            }
+            note = "\(mismatch): processed as \(format.rawValue)"
+        }
+        let job = ItemJob(input: input, format: format, bytesIn: item.bytesIn, contentHash: contentHash)
+        return readHeader(item, job, assessment, note: note)
+    }
+
+    /// The executor's header stages and plan, then the output claims.
+    private func readHeader(_ item: ItemFindings, _ job: ItemJob, _ assessment: RunLedger.Assessment, note: String?) -> PreparedItem {
+        var item = item
+        let verdict = executor.header(job)
+        item.kinds = verdict.kinds
+        item.entry?.contentIdentifier = verdict.contentIdentifier
+        if let error = verdict.error { return .decided(item.failed(error), item) }
+        if let reason = verdict.skipReason { return .decided(item.skipped(reason), item) }
+        guard var plan = verdict.plan else { return .decided(item.failed(.workerCrashed, "the header phase planned nothing"), item) }
+        if let taken = claims.claim(plan.paths, for: job.input.relativePath) {
+            executor.forget(job)
+            return .decided(item.failed(.outputCollision, "\(taken.output) is already the output of \(taken.holder)", stage: .write), item)
+        }
+        if assessment.outputsStandIfSelected, let previous = assessment.previous, let entry = item.entry {
+            // Only the filter changed and it still selects the item: its outputs stand.
+            executor.forget(job)
+            let outputs = ledger.recordedOutputs(of: job.input.relativePath)
+            _ = try? ledger.record(job.input.relativePath, entry, status: .ok, outputs: outputs, reason: nil, error: nil,
+                                   milliseconds: previous.milliseconds)
+            item.entry = nil
+            item.change = .unchanged
+            return .decided(item.unchanged(previous, outputs: outputs), item)
+        }
+        // A dry run decodes nothing, so it reserves nothing.
+        if dryRun { plan.estimatedBytes = 0 }
+        var admitted = job
+        admitted.plan = plan
+        item.note = note
+        return PreparedItem(findings: item, job: admitted)
+    }
+
+    /// What an item's outputs and selection depend on, for its format (nil: not media).
+    func fingerprints(_ input: InputItem, _ format: MediaFormat?) -> RunLedger.Fingerprints {
+        var fingerprint = ItemFingerprint(recipe: [OutputVersion.current, "libvips \(Vips.version)"])
+        for stage in stages { stage.fingerprint(&fingerprint, format: format) }
+        if let pair = input.livePhoto, pair.role == .video {
+            // The movie goes where its still goes, and is named after it.
+            fingerprint.recipe.append("named after \(pair.partner)")
+            let still = FileStamp(path: input.root.appendingPathComponent(pair.partner).path)
+            fingerprint.selection.append("still \(still?.size ?? -1) \(still?.modifiedNanoseconds ?? -1)")
+        }
+        return .init(recipe: ContentHash.of(fingerprint.recipe.joined(separator: "\n")),
+                     selection: ContentHash.of(fingerprint.selection.joined(separator: "\n")))
+    }
+}

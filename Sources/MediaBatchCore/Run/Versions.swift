@@ -1,0 +1,11 @@
+/// mediabatch's release: `mediabatch --version` prints it, and reports and the state database
+/// record which release wrote them.
+public enum MediaBatchVersion {
+    public static let current = "0.1.0"
+}
+
+/// mediabatch's version as far as outputs go: bump it when a change makes the same input and
+/// pipeline give different outputs, so that the state database redoes them.
+public enum OutputVersion {
+    public static let current = "mediabatch-output-1"
+}

@@ -1,0 +1,26 @@
+import Foundation
+import PipelineModel
+
+/// What stages need to know about the run beyond their own options.
+struct RunEnvironment {
+    let outputRoot: URL
+    /// Where outputs are written before being renamed into place (same filesystem).
+    let temporaryFolder: URL
+    let limits: Pipeline.Limits
+}
+
+/// The one place that maps a pipeline's stages, in order, to their implementations.
+enum StageFactory {
+    static func make(_ stages: [Stage], _ environment: RunEnvironment) -> [PipelineStage] {
+        stages.map { stage -> PipelineStage in
+            switch stage {
+            case .filter(let filter): return FilterStage(filter: filter)
+            case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
+            case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
+            case .transcode(let options): return TranscodeStage(options: options)
+            case .stripMetadata(let groups): return StripMetadataStage(groups: groups)
+            case .write(let options): return WriteStage(options: options, environment: environment)
+            }
+        }
+    }
+}
