@@ -78,13 +78,16 @@ private func checkPromises(_ pipeline: Pipeline) {
     }
 }
 
-/// Header stages first, a decode before any pixel stage, each stage once, write last.
+/// Header stages first, a decode before any pixel stage, downsample before transcode, each stage once, write last.
 private func checkStageOrder(_ stages: [Stage]) {
     require(!stages.isEmpty)
     let names = stages.map(\.name)
     require(Set(names).count == names.count, "a stage appears twice: \(names)")
     if let write = names.firstIndex(of: .write) { require(write == names.count - 1, "write is not last: \(names)") }
     if let filter = names.firstIndex(of: .filter), let decode = names.firstIndex(of: .decode) { require(filter < decode) }
+    if let downsample = names.firstIndex(of: .downsample), let transcode = names.firstIndex(of: .transcode) {
+        require(downsample < transcode, "transcode runs before downsample: \(names)")
+    }
     for (index, name) in names.enumerated() where [.downsample, .transcode, .stripMetadata].contains(name) {
         require(names[..<index].contains(.decode), "\(name) runs before decode: \(names)")
         require(names.contains(.write), "\(name) has no write after it: \(names)")

@@ -191,8 +191,8 @@ private struct PipelineDecoder {
         return stage
     }
 
-    /// Header stages (filter, decode) come first, pixel stages need a decode before them, each
-    /// stage appears once, and write, when present, is last.
+    /// Header stages (filter, decode) come first, pixel stages need a decode before them,
+    /// downsample comes before transcode, each stage appears once, and write, when present, is last.
     func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
         // Messages name a stage as the file spells it ("stripLocation", not its kind).
         let spelled = readers.map { reader -> String in
@@ -214,6 +214,10 @@ private struct PipelineDecoder {
                 if !seen.contains(.decode) {
                     throw reader.fail("\"\(spelled[index])\" needs a \"decode\" stage before it")
                 }
+            }
+            if stage.name == .downsample, let transcode = stages[..<index].firstIndex(where: { $0.name == .transcode }) {
+                throw reader.fail("\"downsample\" must come before \"transcode\" (stages[\(transcode)]): it decodes the file anew "
+                                  + "at the size needed, which would undo transcode's conversion to sRGB")
             }
             if seen.contains(.write), stage.name != .write {
                 throw reader.fail("\"write\" must be the last stage")

@@ -151,6 +151,8 @@ final class PipelineDecoderTests: XCTestCase {
              #"onError: expected what a failed item does to the run (one of continue, stop), found "abort""#),
             (stages(#"{"stage": "downsample", "maxPixelSize": 10}, {"stage": "decode"}, {"stage": "write"}"#),
              #"stages[0]: "downsample" needs a "decode" stage before it"#),
+            (stages(#"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "downsample", "maxPixelSize": 10}, {"stage": "write"}"#),
+             #"stages[2]: "downsample" must come before "transcode" (stages[1]): it decodes the file anew at the size needed, which would undo transcode's conversion to sRGB"#),
             (stages(#"{"stage": "decode"}, {"stage": "write"}, {"stage": "stripLocation"}"#),
              #"stages[2]: "write" must be the last stage"#),
             (stages(#"{"stage": "decode"}, {"stage": "decode"}"#),
