@@ -7,7 +7,7 @@ import XCTest
 
 /// Outputs never leave the output root: symlinks planted in the output tree, at the destination
 /// and on the way to the temporary folder, and relative paths that climb out.
-final class OutputTreeTests: XCTestCase {
+final class OutputTreeTests: XCTestCase, RunsPipelines {
     private var input: URL!
     private var output: URL!
     /// Where planted symlinks point: must stay as the test left it.
@@ -30,7 +30,7 @@ final class OutputTreeTests: XCTestCase {
         let pipeline = try Pipeline.decode(Data("""
             {"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write"}]}
             """.utf8), baseDirectory: Fixtures.repositoryRoot)
-        return try PipelineRunnerTests.run(pipeline, input: input, output: outputRoot ?? output, concurrency: 1)
+        return try Self.run(pipeline, input: input, output: outputRoot ?? output, concurrency: 1)
     }
 
     private func contents(_ folder: URL) throws -> [String] {

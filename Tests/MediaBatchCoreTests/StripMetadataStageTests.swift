@@ -7,7 +7,7 @@ import XCTest
 
 /// Runs the shipped share-safe pipeline over every sample, images and videos, and checks the
 /// outputs with exiftool and ffprobe, not with mediabatch's own readers.
-final class StripMetadataStageTests: XCTestCase {
+final class StripMetadataStageTests: XCTestCase, RunsPipelines {
     static var output: URL!
     static var report: RunReport!
 
@@ -15,7 +15,7 @@ final class StripMetadataStageTests: XCTestCase {
         try! Vips.start()
         let pipeline = try! Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("share-safe.json"))
         output = Fixtures.temporaryFolder("share-safe")
-        report = try! PipelineRunnerTests.run(pipeline, input: Fixtures.samples, output: output)
+        report = try! Self.run(pipeline, input: Fixtures.samples, output: output)
     }
 
     private func outputPath(_ input: String) throws -> String {
@@ -80,7 +80,7 @@ final class StripMetadataStageTests: XCTestCase {
         XCTAssertFalse(try locationTags(tiff).isEmpty)
         let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("share-safe.json"))
         let output = Fixtures.temporaryFolder()
-        let report = try PipelineRunnerTests.run(pipeline, input: input, output: output)
+        let report = try Self.run(pipeline, input: input, output: output)
         let jpeg = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path
         XCTAssertEqual(try locationTags(jpeg), [])
         let after = try exiftool(jpeg)
@@ -99,7 +99,7 @@ final class StripMetadataStageTests: XCTestCase {
         XCTAssertFalse(try locationTags(fragmented).isEmpty)
         let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("share-safe.json"))
         let output = Fixtures.temporaryFolder()
-        let report = try PipelineRunnerTests.run(pipeline, input: input, output: output)
+        let report = try Self.run(pipeline, input: input, output: output)
         XCTAssertEqual(report.items.first?.error?.code, .unsupportedMetadata)
         XCTAssertEqual(report.items.first?.error?.stage, "write")
         XCTAssertTrue(report.items.first?.error?.message.contains("fragmented") ?? false, "\(report.items)")
@@ -122,7 +122,7 @@ final class StripMetadataStageTests: XCTestCase {
               {"stage": "stripMetadata", "remove": ["serialNumbers", "cameraOwner", "makerNotes"]}, {"stage": "write"}]}
             """#.utf8), baseDirectory: Fixtures.repositoryRoot)
         let output = Fixtures.temporaryFolder()
-        let report = try PipelineRunnerTests.run(pipeline, input: input, output: output)
+        let report = try Self.run(pipeline, input: input, output: output)
         let after = try exiftool(output.appendingPathComponent("tagged.jpg").path)
         for gone in ["ExifIFD:SerialNumber", "ExifIFD:LensSerialNumber", "ExifIFD:OwnerName", "Apple:MediaGroupUUID", "ExifIFD:MakerNoteApple"] {
             XCTAssertNil(after[gone], gone)
@@ -131,5 +131,29 @@ final class StripMetadataStageTests: XCTestCase {
         XCTAssertNotNil(after["GPS:GPSLatitude"], "location was not named, so it stays")
         XCTAssertEqual(report.items.first?.removedMetadata,
                        ["EXIF BodySerialNumber", "EXIF LensSerialNumber", "EXIF CameraOwnerName", "EXIF MakerNote"])
+    }
+
+    func testXMPAndIPTCLoseTheirLocationAndKeepTheRest() throws {
+        let input = Fixtures.temporaryFolder()
+        let tagged = input.appendingPathComponent("tagged.jpg").path
+        let exif = try runProcess("exiftool", ["-q", "-o", tagged, "-XMP-photoshop:City=Paris", "-IPTC:City=Paris",
+                                               "-IPTC:Country-PrimaryLocationName=France", "-EXIF:Copyright=(c) Test",
+                                               "-XMP-dc:Creator=Ann Author", "-XMP-xmp:Rating=4", "-IPTC:By-line=Ann Author",
+                                               "-IPTC:Keywords=harbour", Fixtures.sample("jpeg/apple_iphone_4.jpg")])
+        XCTAssertEqual(exif.exitCode, 0, exif.stderr)
+        let before = try locationTags(tagged)
+        XCTAssertTrue(before.contains("XMP-photoshop:City") && before.contains("IPTC:City"), "\(before)")
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(webStages), input: input, output: output)
+        let written = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path
+        XCTAssertEqual(try locationTags(written), [])
+        let after = try exiftool(written)
+        XCTAssertEqual(after["IFD0:Copyright"] as? String, "(c) Test")
+        XCTAssertEqual(after["IFD0:Model"] as? String, "iPhone 4")
+        XCTAssertEqual(after["XMP-dc:Creator"] as? String, "Ann Author")
+        XCTAssertEqual(after["XMP-xmp:Rating"] as? Int, 4)
+        XCTAssertEqual(after["IPTC:By-line"] as? String, "Ann Author")
+        XCTAssertEqual(after["IPTC:Keywords"] as? String, "harbour")
+        XCTAssertNil(after["ExifTool:Warning"], "\(after["ExifTool:Warning"] ?? "")")
     }
 }

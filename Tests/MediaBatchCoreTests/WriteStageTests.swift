@@ -9,7 +9,7 @@ import XCTest
 /// Outputs that cannot be written — a full disk, a file size limit, a read-only filesystem — on
 /// real photos and a real movie: each such item fails with the system's reason and leaves no
 /// partial or temporary file, and the run goes on with the next items.
-final class WriteStageTests: XCTestCase {
+final class WriteStageTests: XCTestCase, RunsPipelines {
     static let samples = ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_1.jpg", "jpeg/apple_iphone_4.jpg",
                           "video/iphone6_with-gps.mov", "heic/pug.heic"]
     /// What each image output decodes to: JPEG within 2048 px.
@@ -51,7 +51,7 @@ final class WriteStageTests: XCTestCase {
     /// state database elsewhere, so that the output filesystem holds only outputs.
     static func run(_ stages: String, output: URL) throws -> RunReport {
         let pipeline = try Pipeline.decode(Data(#"{"version": 1, "stages": [\#(stages)]}"#.utf8), baseDirectory: Fixtures.repositoryRoot)
-        return try PipelineRunnerTests.run(pipeline, input: input, output: output, concurrency: 1,
+        return try Self.run(pipeline, input: input, output: output, concurrency: 1,
                                            statePath: Fixtures.temporaryFolder("write-state").appendingPathComponent("state.sqlite"))
     }
 
@@ -175,5 +175,58 @@ final class WriteStageTests: XCTestCase {
                                                                           to: "/dev/full")) { error in
             XCTAssertEqual(WriteStage.systemReason(error), "No space left on device")
         }
+    }
+
+    func testNeverWritesOverAnInput() throws {
+        let parent = Fixtures.temporaryFolder()
+        let photos = parent.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let photo = photos.appendingPathComponent("a.jpg")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: photo.path)
+        let before = try Data(contentsOf: photo)
+        let stages = #"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write", "path": "photos/{stem}.{ext}"}"#
+        let report = try Self.run(try pipeline(stages), input: photos, output: parent)
+        XCTAssertEqual(report.items.first?.error?.code, .wouldOverwriteInput)
+        XCTAssertEqual(try Data(contentsOf: photo), before)
+    }
+
+    func testVideosAreCopiedThroughUnchanged() throws {
+        let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("videos-copy.json"))
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(pipeline, input: Fixtures.samples, output: output)
+        let videos = ["livephoto/train.mov", "video/iphone6_with-gps.mov", "video/loci_gps_issue515.mp4",
+                      "video/sample.3gp", "video/with-gps_xyz.mp4", "video/xmp480qt.mov"]
+        XCTAssertEqual(report.items.filter { $0.status == .ok }.map(\.input).sorted(), videos)
+        XCTAssertEqual(report.totals.skipped, report.totals.items - videos.count)
+        for video in videos {
+            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(video)),
+                           try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample(video))), video)
+        }
+    }
+
+    /// A pipeline that selects and writes without decoding collects the selected files: copied
+    /// byte for byte, through the temporary folder, with the usual collision rule.
+    func testWithoutDecodeTheSelectedFilesAreCopiedByteForByte() throws {
+        let input = try Self.folder(of: ["heic/IMG_1034.heic", "png/macos_screenshot_exif.png", "video/sample.3gp",
+                                         "livephoto/train.jpg"])
+        try FileManager.default.createDirectory(at: input.appendingPathComponent("dup"), withIntermediateDirectories: true)
+        for name in ["dup/a.jpg", "dup/a.jpeg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent(name).path)
+        }
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "filter", "match": "images"}, {"stage": "write"}"#), input: input, output: output,
+                                  concurrency: 1)
+        XCTAssertEqual(report.items.filter { $0.status == .ok }.map(\.input),
+                       ["IMG_1034.heic", "dup/a.jpeg", "macos_screenshot_exif.png", "train.jpg"])
+        for item in report.items where item.status == .ok {
+            let written = try Data(contentsOf: output.appendingPathComponent(try XCTUnwrap(item.output, item.input)))
+            XCTAssertEqual(written, try Data(contentsOf: input.appendingPathComponent(item.input)), item.input)
+            XCTAssertEqual(item.bytesOut, item.bytesIn, item.input)
+            XCTAssertEqual(item.estimatedBytes, CostEstimator.copyBytes, "a copy decodes nothing")
+        }
+        XCTAssertEqual(result(report, "dup/a.jpeg")?.output, "dup/a.jpg", "named by the format its bytes are")
+        XCTAssertEqual(result(report, "dup/a.jpg")?.error?.code, .outputCollision)
+        XCTAssertEqual(result(report, "sample.3gp")?.status, .skipped)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
     }
 }

@@ -28,7 +28,7 @@ struct ItemJob: Codable, Sendable {
 }
 
 /// What the header stages decided about an item, before admission.
-struct HeaderVerdict: Codable, Sendable {
+struct HeaderVerdict: Codable, Equatable, Sendable {
     var error: ItemError?
     var skipReason: String?
     var kinds: [MediaKind]?
@@ -38,7 +38,7 @@ struct HeaderVerdict: Codable, Sendable {
 }
 
 /// What the pixel stages did.
-struct PixelOutcome: Codable, Sendable {
+struct PixelOutcome: Codable, Equatable, Sendable {
     var error: ItemError?
     var outputs: [WrittenOutput] = []
     var removedMetadata: [String] = []

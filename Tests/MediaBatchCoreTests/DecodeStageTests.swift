@@ -1,0 +1,94 @@
+import Foundation
+import MetadataKit
+@testable import MediaBatchCore
+import PipelineModel
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// The decode stage: headers handed on, limits enforced from them before any pixel is decoded,
+/// and the cost of decoding planned.
+final class DecodeStageTests: XCTestCase, RunsPipelines {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func testItemsOverMaxPixelsFailBeforeDecoding() throws {
+        let report = try Self.run(try pipeline(webStages, limits: #"{"maxPixels": 3000000}"#),
+                                  input: Fixtures.samples.appendingPathComponent("heic"), output: Fixtures.temporaryFolder())
+        XCTAssertEqual(report.totals.failed, 3)
+        XCTAssertEqual(report.items.filter { $0.error?.code == .tooManyPixels }.map(\.input).sorted(),
+                       ["IMG_1034.heic", "iphone_xr_issue263.heic", "pug.heic"])
+        XCTAssertEqual(result(report, "L_exif_xmp_iptc.heic")?.status, .ok, "64×64 is under the limit")
+        XCTAssertEqual(report.items.first?.error?.message, "4032×3024 is 12192768 pixels, over limits.maxPixels (3000000)")
+    }
+
+    func testHeaderBombsFailOnTheirHeaderBeforeAnyPixelIsDecoded() throws {
+        let input = Fixtures.temporaryFolder()
+        try HostileFiles.pngHeaderBomb(width: 100_000, height: 100_000).write(to: input.appendingPathComponent("bomb.png"))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("jpeg/apple_iphone_4.jpg")))
+        try XCTUnwrap(HostileFiles.jpegClaiming(width: 65_500, height: 65_500, from: jpeg)).write(to: input.appendingPathComponent("huge.jpg"))
+        try HostileFiles.gifAnimation(frames: 10_000).write(to: input.appendingPathComponent("frames.gif"))
+        try HostileFiles.gifAnimation(frames: 3).write(to: input.appendingPathComponent("small.gif"))
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "write"}"#), input: input, output: output)
+        XCTAssertEqual(result(report, "bomb.png")?.error?.code, .tooManyPixels)
+        XCTAssertEqual(result(report, "bomb.png")?.error?.message,
+                       "100000×100000 is 10000000000 pixels, over limits.maxPixels (268402689)")
+        XCTAssertEqual(result(report, "huge.jpg")?.error?.code, .tooManyPixels)
+        XCTAssertEqual(result(report, "frames.gif")?.error?.code, .tooManyFrames)
+        // libvips' GIF loader stops counting past 4096 frames: the count is "more than the limit", not exact.
+        XCTAssertEqual(result(report, "frames.gif")?.error?.message.hasSuffix("frames, over limits.maxFrames (1000)"), true)
+        XCTAssertEqual(result(report, "small.gif")?.status, .ok)
+        XCTAssertEqual(report.items.compactMap(\.estimatedBytes).count, 1, "only the small GIF was admitted")
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(written, ["small.gif"])
+    }
+
+    private let stage = DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames)
+
+    func testHandsOnTheHeaderWithoutDecodingPixels() throws {
+        let heic = try Self.item("heic/IMG_1034.heic")
+        try stage.run(heic)
+        XCTAssertEqual([heic.image?.width, heic.image?.height], [4032, 3024])
+        XCTAssertEqual(heic.metadata?.exif?.string(ExifTag.model, in: .ifd0)?.hasPrefix("iPhone 8"), true)
+        XCTAssertNil(heic.video)
+        let movie = try Self.item("video/iphone6_with-gps.mov")
+        try stage.run(movie)
+        XCTAssertEqual(movie.video?.streams.map(\.kind), ["audio", "video", "data", "data"])
+        XCTAssertNil(movie.image)
+    }
+
+    func testAnUnreadableHeaderFailsWithLibvipsReason() throws {
+        let broken = try Self.item("corrupt-header.jpg", root: Fixtures.broken)
+        XCTAssertThrowsError(try stage.run(broken)) { error in
+            let failure = error as? StageFailure
+            XCTAssertEqual(failure?.code, .decodeFailed)
+            XCTAssertEqual(failure?.message.hasPrefix("cannot read the jpeg header: "), true, failure?.message ?? "")
+        }
+        XCTAssertNil(broken.image)
+    }
+
+    func testPlansWholeFrameCostForHEIFAndACopyForVideos() throws {
+        let heic = try Self.item("heic/IMG_1034.heic"), movie = try Self.item("video/sample.3gp")
+        var heicPlan = ItemPlan(format: .heic), moviePlan = ItemPlan(format: .threeGP)
+        try stage.run(heic)
+        try stage.run(movie)
+        stage.plan(&heicPlan, for: heic)
+        stage.plan(&moviePlan, for: movie)
+        // libheif decodes a 12 MP HEIC whole: about 7.5 bytes a pixel, some 90 MiB.
+        XCTAssertEqual(heicPlan.estimatedBytes, CostEstimator.estimate(image: .init(format: .heic, width: 4032, height: 3024, bitsPerSample: 8),
+                                                                       maxPixelSize: nil))
+        XCTAssertGreaterThan(heicPlan.estimatedBytes, 80 << 20)
+        XCTAssertEqual(moviePlan.estimatedBytes, CostEstimator.copyBytes)
+        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .heic, quality: Defaults.quality)], "decode chooses no format")
+    }
+
+    func testTheLimitsDecideWhetherNotHow() throws {
+        var fingerprint = ItemFingerprint(recipe: [])
+        DecodeStage(maxPixels: 10, maxFrames: 1).fingerprint(&fingerprint, format: .jpeg)
+        stage.fingerprint(&fingerprint, format: .jpeg)
+        stage.fingerprint(&fingerprint, format: nil)
+        XCTAssertEqual(fingerprint.recipe, ["decode", "decode"], "the same whatever the limits; nothing for a file that is not media")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+@testable import MediaBatchCore
+import PipelineModel
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// The transcode stage: output format and quality planned and honoured, colour converted to
+/// sRGB, and every accepted stage order giving the same output.
+final class TranscodeStageTests: XCTestCase, RunsPipelines {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func testTranscodeFromLeavesOtherFormatsInTheirOwn() throws {
+        let output = Fixtures.temporaryFolder()
+        let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 256}, {"stage": "transcode", "from": "heic", "to": "jpeg", "quality": 60}, {"stage": "write"}"#
+        let report = try Self.run(try pipeline(stages), input: Fixtures.samples.appendingPathComponent("png"), output: output)
+        XCTAssertEqual(report.items.map(\.output), ["macos_screenshot_exif.png"])
+        let png = try VImage.open(output.appendingPathComponent("macos_screenshot_exif.png").path)
+        XCTAssertEqual([png.width, png.height, png.bands], [256, 205, 4])
+        XCTAssertEqual(png.loader, "pngload")
+    }
+
+    func testQualityAndOutputFormatsAreHonoured() throws {
+        func convert(to format: String, quality: Int) throws -> (path: String, bytes: Int) {
+            let output = Fixtures.temporaryFolder()
+            let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 1024}, {"stage": "transcode", "to": "\#(format)", "quality": \#(quality)}, {"stage": "write"}"#
+            let report = try Self.run(try pipeline(stages), input: Fixtures.samples.appendingPathComponent("heic"), output: output)
+            let item = try XCTUnwrap(report.items.first { $0.input == "IMG_1034.heic" })
+            return (output.appendingPathComponent(item.output!).path, item.bytesOut)
+        }
+        let low = try convert(to: "jpeg", quality: 30), high = try convert(to: "jpeg", quality: 95)
+        XCTAssertLessThan(Double(low.bytes) * 2, Double(high.bytes), "quality reaches the encoder")
+        for (format, loader) in [("png", "pngload"), ("webp", "webpload")] {
+            let written = try convert(to: format, quality: 80)
+            XCTAssertTrue(written.path.hasSuffix(".\(format)"), written.path)
+            let image = try VImage.open(written.path)
+            XCTAssertEqual(image.loader, loader)
+            XCTAssertEqual([image.width, image.height], [1024, 768])
+        }
+    }
+
+    func testDisplayP3OutputMatchesAnSRGBConversionOfIt() throws {
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(webStages), input: try Self.folder(of: ["heic/IMG_1034.heic"]), output: output)
+        let written = try VImage.open(output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path)
+        XCTAssertEqual(written.iccProfile.flatMap(ICCProfile.description)?.hasPrefix("sRGB"), true)
+        let means = try written.bandMeans()
+        let source = try VImage.open(Fixtures.sample("heic/IMG_1034.heic"))
+        XCTAssertEqual(source.iccProfile.flatMap(ICCProfile.description), "Display P3")
+        let reference = try source.convertedToSRGB().bandMeans()
+        let unconverted = try VImage.open(Fixtures.sample("heic/IMG_1034.heic")).bandMeans()
+        for band in 0..<3 {
+            XCTAssertEqual(means[band], reference[band], accuracy: 0.6, "band \(band)")
+        }
+        XCTAssertGreaterThan(abs(means[2] - unconverted[2]), 1.5, "dropping the P3 profile would leave blue here")
+    }
+
+    /// Validation refuses `transcode` before `downsample` (downsample decodes the file anew and
+    /// would drop the conversion); every order it accepts writes the same bytes.
+    func testEveryAcceptedStageOrderWritesTheSameSRGBOutput() throws {
+        let input = try Self.folder(of: ["heic/IMG_1034.heic"])
+        let downsample = #"{"stage": "downsample", "maxPixelSize": 640}"#, transcode = #"{"stage": "transcode", "to": "jpeg"}"#
+        let strip = #"{"stage": "stripLocation"}"#
+        let orders = [[downsample, transcode, strip], [downsample, strip, transcode], [strip, downsample, transcode]]
+        var outputs: [Data] = []
+        for order in orders {
+            let output = Fixtures.temporaryFolder()
+            let stages = ([#"{"stage": "decode"}"#] + order + [#"{"stage": "write"}"#]).joined(separator: ", ")
+            let report = try Self.run(try pipeline(stages), input: input, output: output)
+            let path = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path
+            XCTAssertEqual(try VImage.open(path).iccProfile.flatMap(ICCProfile.description)?.hasPrefix("sRGB"), true, "\(order)")
+            XCTAssertEqual(try locationTags(path), [], "\(order)")
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        XCTAssertEqual(Set(outputs).count, 1, "the same bytes whatever the accepted order")
+        XCTAssertThrowsError(try pipeline(#"{"stage": "decode"}, \#(transcode), \#(downsample), {"stage": "write"}"#))
+    }
+
+    func testPlansTheFormatAndQualityOfTheImagesItApplies() throws {
+        let heic = try Self.item("heic/pug.heic"), png = try Self.item("png/macos_screenshot_exif.png")
+        for item in [heic, png] { try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(item) }
+        let stage = try Self.pixelStage(#"{"stage": "transcode", "from": "heic", "to": "webp", "quality": 55}"#)
+        var heicPlan = ItemPlan(format: .heic), pngPlan = ItemPlan(format: .png)
+        stage.plan(&heicPlan, for: heic)
+        stage.plan(&pngPlan, for: png)
+        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .webp, quality: 55)])
+        XCTAssertEqual(pngPlan, ItemPlan(format: .png), "not in from: planned as it is")
+        var fingerprint = ItemFingerprint(recipe: [])
+        stage.fingerprint(&fingerprint, format: .png)
+        stage.fingerprint(&fingerprint, format: .heic)
+        XCTAssertEqual(fingerprint.recipe, ["transcode(heic->webp,q=55)"])
+    }
+
+    func testLeavesAnSRGBImageAsItIs() throws {
+        let jpeg = try Self.item("jpeg/apple_iphone_4.jpg")
+        try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(jpeg)
+        let decoded = try XCTUnwrap(jpeg.image)
+        try Self.pixelStage(#"{"stage": "transcode", "to": "jpeg"}"#).run(jpeg)
+        XCTAssertTrue(jpeg.image === decoded, "no profile, not CMYK: no conversion")
+    }
+}

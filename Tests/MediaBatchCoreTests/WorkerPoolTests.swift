@@ -1,0 +1,83 @@
+import Foundation
+@testable import MediaBatchCore
+import PipelineModel
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// The executor of untrusted runs, driven directly with real `mediabatch worker` processes:
+/// the same verdicts and outputs as in this process, and a worker's crash or hang costing one
+/// item.
+final class WorkerPoolTests: XCTestCase, RunsPipelines {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    static func pool(output: URL, timeoutSeconds: Int = 120) -> WorkerPool {
+        let document = #"{"version": 1, "stages": [\#(InProcessExecutorTests.webPipeline)]}"#
+        return WorkerPool(executable: Fixtures.executable, setup: WorkerMessage.Setup(
+            pipelineDocument: Data(document.utf8), pipelineFolder: Fixtures.repositoryRoot.path, outputRoot: output.path,
+            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds)
+    }
+
+    /// `mediabatch worker` children of this process.
+    static func workerChildren() throws -> [String] {
+        let listed = try runProcess("pgrep", ["-P", "\(getpid())", "-a"]).stdout
+        return listed.split(separator: "\n").map(String.init).filter { $0.hasSuffix(" worker") }
+    }
+
+    func testWorkersGiveWhatTheInProcessExecutorGives() throws {
+        let local = Fixtures.temporaryFolder(), isolated = Fixtures.temporaryFolder()
+        let executor = try InProcessExecutorTests.executor(output: local), pool = Self.pool(output: isolated)
+        defer { pool.shutdown() }
+        let samples = ["heic/IMG_1034.heic", "jpeg/samsung_gt-i9000_gps00_rot90.jpg", "png/macos_screenshot_exif.png",
+                       "livephoto/train.jpg", "livephoto/train.mov", "video/sample.3gp", "webp/iphone_x_exif_gps.webp"]
+        for sample in samples {
+            var job = try InProcessExecutorTests.job(sample)
+            let verdict = executor.header(job)
+            XCTAssertEqual(pool.header(job), verdict, sample)
+            guard let plan = verdict.plan else { continue }
+            job.plan = plan
+            let outcome = executor.pixels(job)
+            XCTAssertEqual(pool.pixels(job), outcome, sample)
+            for written in outcome.outputs {
+                XCTAssertEqual(try Data(contentsOf: isolated.appendingPathComponent(written.path)),
+                               try Data(contentsOf: local.appendingPathComponent(written.path)), written.path)
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: isolated.appendingPathComponent("web").path).count, 5)
+        XCTAssertEqual(pool.contentIdentifier(path: Fixtures.sample("livephoto/train.mov"), format: .mov),
+                       "E905E6C6-C747-4805-942F-9904A0281F02")
+    }
+
+    func testACrashFailsOnlyItsItemAndTheNextGetsANewWorker() throws {
+        setenv("MEDIABATCH_FAULT_INJECTION", "pixels:crash:pug.heic", 1)
+        defer { unsetenv("MEDIABATCH_FAULT_INJECTION") }
+        let output = Fixtures.temporaryFolder()
+        let pool = Self.pool(output: output)
+        defer { pool.shutdown() }
+        var crashing = try InProcessExecutorTests.job("heic/pug.heic")
+        crashing.plan = try XCTUnwrap(pool.header(crashing).plan)
+        let crashed = pool.pixels(crashing)
+        XCTAssertEqual(crashed.error?.code, .workerCrashed)
+        XCTAssertEqual(crashed.error?.message.hasPrefix("the worker process reading it died of signal 11 (Segmentation fault)"), true)
+        var next = try InProcessExecutorTests.job("jpeg/apple_iphone_4.jpg")
+        next.plan = try XCTUnwrap(pool.header(next).plan)
+        XCTAssertEqual(pool.pixels(next).outputs.map(\.path), ["web/apple_iphone_4.jpg"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
+    }
+
+    func testAHungHeaderIsKilledAtTheTimeoutAndShutdownEndsEveryWorker() throws {
+        setenv("MEDIABATCH_FAULT_INJECTION", "header:hang:pug.heic", 1)
+        defer { unsetenv("MEDIABATCH_FAULT_INJECTION") }
+        let pool = Self.pool(output: Fixtures.temporaryFolder(), timeoutSeconds: 1)
+        let started = Date()
+        let hung = pool.header(try InProcessExecutorTests.job("heic/pug.heic"))
+        XCTAssertEqual(hung.error?.code, .timedOut)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertNotNil(pool.header(try InProcessExecutorTests.job("jpeg/apple_iphone_4.jpg")).plan, "a new worker answers")
+        XCTAssertEqual(try Self.workerChildren().count, 1)
+        pool.shutdown()
+        XCTAssertEqual(try Self.workerChildren(), [])
+    }
+}
