@@ -14,7 +14,7 @@ struct MergeReportsCommand: ParsableCommand {
     var output: String
 
     @Option(help: ArgumentHelp("Merged report format: json or junit.", valueName: "format"))
-    var reportFormat: RunCommand.ReportFormat = .json
+    var reportFormat: ReportFormat = .json
 
     @Argument(help: "The shard reports (JSON, as `run --report` writes them).")
     var reports: [String]
@@ -33,8 +33,7 @@ struct MergeReportsCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(ExitStatus.invalid)
         }
-        let data = reportFormat == .junit ? JUnitReport.xml(merged) : try merged.jsonData()
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        try reportFormat.render(merged).write(to: URL(fileURLWithPath: output), options: .atomic)
         printError("mediabatch: merged \(reports.count) reports: \(merged.summary)")
     }
 }

@@ -11,29 +11,15 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show what the state database records: counts, the last run, failures with reasons.")
 
-    @Argument(help: "The pipeline file.")
-    var pipeline: String
+    @OptionGroup
+    var file: PipelineFile
 
-    @Option(help: "Output folder (overrides output.root).")
-    var output: String?
-
-    @Option(help: "The state database (default: OUTPUT/.mediabatch/state.sqlite).")
-    var state: String?
-
-    @Option(help: ArgumentHelp("The shard whose database to read (e.g. 0/4).", valueName: "INDEX/COUNT"))
-    var shard: String?
+    @OptionGroup
+    var state: StateOptions
 
     func run() throws {
-        let loaded = try loadPipeline(pipeline)
-        let outputRoot = try root(output, orPipeline: loaded.output.root, key: "output", pipeline: pipeline)
-        let selected: Shard?
-        do {
-            selected = try shard.map(Shard.init(parsing:))
-        } catch {
-            printError("error: --shard: \(error)")
-            throw ExitCode(ExitStatus.invalid)
-        }
-        let path = (state.map(commandLinePath) ?? RunOptions.defaultStatePath(outputRoot: outputRoot, shard: selected)).path
+        let loaded = try file.load()
+        let path = try state.statePath(outputRoot: try state.outputRoot(file, loaded)).path
         guard let store = try StateStore(readingExisting: path) else {
             print("no state database at \(path): no run has recorded anything yet")
             return
@@ -43,7 +29,7 @@ struct StatusCommand: ParsableCommand {
             let formatter = ISO8601DateFormatter()
             let finished = run.finishedAt.map { "finished \(formatter.string(from: $0))" } ?? "did not finish (killed?)"
             let interrupted = run.interrupted ? ", interrupted" : ""
-            print("last run: #\(run.id ?? 0) started \(formatter.string(from: run.startedAt)), \(finished)\(interrupted)")
+            print("last run: #\(run.id ?? 0) started \(formatter.string(from: run.startedAt)), \(finished)\(interrupted), by \(run.toolVersion)")
             if let totals = run.totals { print("last run totals: \(totals)") }
         }
         let counts = try store.countsByStatus()

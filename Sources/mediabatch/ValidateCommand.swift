@@ -6,12 +6,12 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check a pipeline file without running it (exit 0 valid, 2 invalid).")
 
-    @Argument(help: "The pipeline file.")
-    var pipeline: String
+    @OptionGroup
+    var file: PipelineFile
 
     func run() throws {
-        let loaded = try loadPipeline(pipeline)
+        let loaded = try file.load()
         let stages = loaded.stages.map(\.name.rawValue).joined(separator: ", ")
-        print("\(pipeline): valid (version \(loaded.version), \(loaded.stages.count) stages: \(stages))")
+        print("\(file.pipeline): valid (version \(loaded.version), \(loaded.stages.count) stages: \(stages))")
     }
 }

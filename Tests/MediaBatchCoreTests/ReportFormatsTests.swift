@@ -63,6 +63,7 @@ final class ReportFormatsTests: XCTestCase {
         XCTAssertEqual(cases.failureText, "write: VipsJpeg: Premature end & ?")
         let text = String(decoding: JUnitReport.xml(Self.report), as: UTF8.self)
         XCTAssertTrue(text.contains(#"tests="4" failures="1" skipped="1""#), text)
+        XCTAssertTrue(text.contains(#"<property name="mediabatch.version" value="\#(MediaBatchVersion.current)"/>"#), text)
     }
 
     func testPrometheusTextHasOneGaugePerMetricLabelledByPipelineAndShard() {
@@ -79,6 +80,7 @@ final class ReportFormatsTests: XCTestCase {
             "mediabatch_peak_memory_bytes{\(labels)} 123456789",
             "mediabatch_orphaned_outputs{\(labels)} 1",
             "mediabatch_last_run_timestamp_seconds{\(labels)} 1700000003",
+            #"mediabatch_build_info{\#(labels),version="\#(MediaBatchVersion.current)"} 1"#,
         ] {
             XCTAssertTrue(text.contains(line + "\n"), "missing \(line) in\n\(text)")
         }

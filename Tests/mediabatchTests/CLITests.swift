@@ -1,4 +1,5 @@
 import Foundation
+import MediaBatchCore
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -113,6 +114,7 @@ final class CLITests: XCTestCase {
             (["run", "Tests/Fixtures/no-roots.json"], "no input folder: set input.root in Tests/Fixtures/no-roots.json or pass --input"),
             (["run", "pipelines/quickstart.json", "--input", "pipelines/nope"], "is not a folder"),
             (["transmogrify"], "Unexpected argument 'transmogrify'"),
+            (["status", "pipelines/quickstart.json", "--output", "/tmp", "--shard", "2/2"], "--shard: the shard index must be from 0 to 1, found 2"),
         ]
         for (arguments, message) in cases {
             let result = try mediabatch(arguments)
@@ -120,6 +122,17 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
         XCTAssertEqual(try mediabatch(["--help"]).exitCode, 0)
+    }
+
+    func testVersionIsTheOneReportsRecord() throws {
+        let result = try mediabatch(["--version"])
+        XCTAssertEqual(result.exitCode, 0)
+        XCTAssertEqual(result.stdout, MediaBatchVersion.current + "\n")
+        let report = Fixtures.temporaryFolder().appendingPathComponent("report.json")
+        let run = try mediabatch(["run", "pipelines/quickstart.json", "--dry-run", "--quiet", "--report", report.path])
+        XCTAssertEqual(run.exitCode, 0, run.stderr)
+        let written = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
+        XCTAssertEqual(written.mediabatchVersion, MediaBatchVersion.current)
     }
 
     /// FFmpeg (libavformat and its ~130 dependencies) is opened on the first video, not at

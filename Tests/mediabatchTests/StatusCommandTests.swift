@@ -1,4 +1,5 @@
 import Foundation
+import MediaBatchCore
 import TestSupport
 import XCTest
 
@@ -22,6 +23,7 @@ final class StatusCommandTests: XCTestCase {
         let status = try runProcess(executable, ["status", "pipelines/quickstart.json", "--output", output.path], in: Fixtures.repositoryRoot)
         XCTAssertEqual(status.exitCode, 0, status.stderr)
         XCTAssertTrue(status.stdout.contains("last run: #1 started"), status.stdout)
+        XCTAssertTrue(status.stdout.contains(", by mediabatch \(MediaBatchVersion.current)\n"), status.stdout)
         XCTAssertTrue(status.stdout.contains("items: 1 ok, 1 failed, 0 skipped"), status.stdout)
         XCTAssertTrue(status.stdout.contains("  corrupted.heic: decode: cannot read the heic header"), status.stdout)
         XCTAssertTrue(status.stdout.contains("[decodeFailed]"), status.stdout)

@@ -13,6 +13,8 @@ public enum PrometheusMetrics {
                 text += "mediabatch_\(name){\(labels)\(extra)} \(formatted)\n"
             }
         }
+        gauge("build_info", "The mediabatch release of the last run.",
+              [(#",version="\#(escape(report.mediabatchVersion ?? "unknown"))""#, 1)])
         let totals = report.totals
         gauge("items", "Items of the last run by status.", [
             ("ok", totals.ok), ("failed", totals.failed), ("skipped", totals.skipped),

@@ -33,6 +33,9 @@ public struct RunReport: Codable, Equatable, Sendable {
         }
     }
 
+    /// The mediabatch release that ran (for a merged report, the shards'); absent from reports
+    /// of releases before it was recorded.
+    public let mediabatchVersion: String?
     public let pipeline: String
     public let inputRoot: String
     public let outputRoot: String
@@ -57,6 +60,7 @@ public struct RunReport: Codable, Equatable, Sendable {
 
     init(pipeline: String, inputRoot: URL, outputRoot: URL, startedAt: Date, milliseconds: Int, interrupted: Bool,
          stoppedByFailure: Bool, dryRun: Bool, shard: String?, items: [ItemResult], orphans: [OrphanedOutputs], staleOutputs: [String]) {
+        mediabatchVersion = MediaBatchVersion.current
         self.pipeline = pipeline
         self.inputRoot = inputRoot.path
         self.outputRoot = outputRoot.path
@@ -88,6 +92,8 @@ public struct RunReport: Codable, Equatable, Sendable {
                 }
             }
         }
+        let versions = Set(reports.compactMap(\.mediabatchVersion)).sorted()
+        mediabatchVersion = versions.isEmpty ? nil : versions.joined(separator: ", ")
         pipeline = first.pipeline
         inputRoot = first.inputRoot
         outputRoot = first.outputRoot

@@ -1,0 +1,13 @@
+import Foundation
+
+/// The exit codes mediabatch documents (130 and 143 come from the signal that stopped a run).
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let itemsFailed: Int32 = 1
+    static let invalid: Int32 = 2
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
