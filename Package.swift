@@ -45,6 +45,8 @@ let package = Package(
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
+        // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length.
+        .testTarget(name: "TidyTests", dependencies: ["TestSupport"]),
         .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
     ]
 )

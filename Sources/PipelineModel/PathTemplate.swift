@@ -116,7 +116,6 @@ public struct PathTemplate: Equatable, Sendable {
         init(_ message: String) { self.message = message }
     }
 
-    public var usesCaptureDate: Bool { pieces.contains { if case .date = $0 { return true } else { return false } } }
 
     /// Expands the template.
     public func render(_ values: Values) -> String {

@@ -1,8 +1,7 @@
 import Foundation
 
-/// The exit codes mediabatch documents (130 and 143 come from the signal that stopped a run).
+/// The exit codes mediabatch documents besides 0 (130 and 143 come from the signal that stopped a run).
 enum ExitStatus {
-    static let success: Int32 = 0
     static let itemsFailed: Int32 = 1
     static let invalid: Int32 = 2
 }

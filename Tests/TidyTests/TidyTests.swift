@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The rules of the tree that the compiler does not enforce (see ARCHITECTURE.md), checked on
+/// the sources as text, in the spirit of rust-analyzer's tidy tests.
+final class TidyTests: XCTestCase {
+    static let sources = Fixtures.repositoryRoot.appendingPathComponent("Sources")
+
+    /// Every Swift file under `Sources/`, by its path relative to `Sources/`.
+    static let files: [(path: String, lines: [String])] = {
+        let enumerator = FileManager.default.enumerator(atPath: sources.path)!
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted().map { path in
+            let text = (try? String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)) ?? ""
+            return (path, text.components(separatedBy: "\n"))
+        }
+    }()
+
+    static func module(_ path: String) -> String { String(path.prefix { $0 != "/" }) }
+
+    func testOnlyTheKitsImportC() {
+        let cModules = ["CVips", "CAVFormat", "CMediaShim"]
+        for file in Self.files where !["VipsKit", "AVFormatKit"].contains(Self.module(file.path)) {
+            for line in file.lines where cModules.contains(where: { line.hasPrefix("import \($0)") }) {
+                XCTFail("\(file.path): \(line)")
+            }
+        }
+    }
+
+    /// libvips' field, loader and class names are VipsKit's business: elsewhere they are typed.
+    func testLibvipsNamesStayInVipsKit() {
+        let names = ["exif-data", "xmp-data", "iptc-data", "icc-profile-data", "heif-mime-", "heif-iptc-", "exif-ifd",
+                     "VipsForeign", "n-pages", "vips-loader", "jpegload", "heifload", "pngload", "webpload", "tiffload"]
+        for file in Self.files where Self.module(file.path) != "VipsKit" {
+            for (number, line) in file.lines.enumerated() where !Self.isComment(line) {
+                for name in names where line.contains(name) { XCTFail("\(file.path):\(number + 1) names libvips' \(name)") }
+            }
+        }
+    }
+
+    func testNoFunctionIsLongerThanSixtyLines() {
+        for file in Self.files {
+            for function in Self.functions(in: file.lines) where function.length > 60 {
+                XCTFail("\(file.path):\(function.line) \(function.name) is \(function.length) lines")
+            }
+        }
+        XCTAssertGreaterThan(Self.files.flatMap { Self.functions(in: $0.lines) }.count, 500, "the scan finds functions")
+    }
+
+    /// Each module has its test target, and each stage its test file.
+    func testTestsMirrorModulesAndStages() throws {
+        let tests = Fixtures.repositoryRoot.appendingPathComponent("Tests")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix("C") }
+        for module in modules {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: tests.appendingPathComponent("\(module)Tests").path), module)
+        }
+        let stages = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("MediaBatchCore/Stages").path)
+            .filter { $0.hasSuffix("Stage.swift") && $0 != "PipelineStage.swift" }
+        XCTAssertEqual(stages.count, 6)
+        for stage in stages {
+            let test = "MediaBatchCoreTests/" + stage.replacingOccurrences(of: ".swift", with: "Tests.swift")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: tests.appendingPathComponent(test).path), test)
+        }
+    }
+
+    static func isComment(_ line: String) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("//") || trimmed.hasPrefix("*") || trimmed.hasPrefix("/*")
+    }
+
+    /// Functions, initialisers and computed properties with a body: where each starts and how
+    /// many lines it spans, from its declaration to its closing brace.
+    static func functions(in lines: [String]) -> [(name: String, line: Int, length: Int)] {
+        let declaration = try! NSRegularExpression(pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|static|class|override|mutating|final|nonisolated|convenience|required)(?:\(set\))?\s+)*(func\s+[^\s(<]+|init[?!]?|deinit)"#)
+        var found: [(name: String, line: Int, length: Int)] = []
+        for (index, line) in lines.enumerated() {
+            let range = NSRange(line.startIndex..., in: line)
+            guard let match = declaration.firstMatch(in: line, range: range), let name = Range(match.range(at: 1), in: line),
+                  let end = closingLine(from: index, in: lines) else { continue }
+            found.append((String(line[name]), index + 1, end - index + 1))
+        }
+        return found
+    }
+
+    /// The line of the brace that closes the body opened on or after `start`; nil for a
+    /// declaration without a body (a protocol requirement).
+    static func closingLine(from start: Int, in lines: [String]) -> Int? {
+        var depth = 0, opened = false
+        for index in start..<lines.count {
+            for character in code(lines[index]) {
+                if character == "{" { depth += 1; opened = true }
+                if character == "}" { depth -= 1 }
+                if opened && depth == 0 { return index }
+            }
+            if !opened && (index > start + 8 || lines[index].contains("}")) { return nil }
+        }
+        return nil
+    }
+
+    /// A line without its string literals and trailing comment, roughly: enough to count braces.
+    static func code(_ line: String) -> String {
+        var result = "", inString = false, previous: Character = " "
+        for character in line {
+            if character == "\"" && previous != "\\" { inString.toggle() }
+            else if !inString {
+                if character == "/" && previous == "/" { result.removeLast(); break }
+                result.append(character)
+            }
+            previous = character
+        }
+        return result
+    }
+}
