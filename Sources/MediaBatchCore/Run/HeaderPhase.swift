@@ -97,10 +97,8 @@ struct HeaderPhase: Sendable {
         }
         // A dry run decodes nothing, so it reserves nothing.
         if dryRun { plan.estimatedBytes = 0 }
-        var admitted = job
-        admitted.plan = plan
         item.note = note
-        return PreparedItem(findings: item, job: admitted)
+        return PreparedItem(findings: item, decision: .admitted(job, plan))
     }
 
     /// What an item's outputs and selection depend on, for its format (nil: not media).

@@ -77,19 +77,23 @@ public final class PipelineRunner: @unchecked Sendable {
             [options] item in options.shard?.contains(item) ?? true
         }
         scheduler.run(items.map(header.prepare)) { [self] prepared in
-            recorder.finish(prepared.decided ?? pixelPhase(prepared), prepared.findings.entry)
+            switch prepared.decision {
+            case .decided(let result): recorder.finish(result, prepared.findings.entry)
+            case .admitted(let job, let plan): recorder.finish(pixelPhase(prepared.findings, job, plan), prepared.findings.entry)
+            }
         }
         executor.shutdown()
     }
 
-    /// On a scheduler worker: the pixel stages, or, in a dry run, where the item would go.
-    private func pixelPhase(_ prepared: PreparedItem) -> ItemResult {
-        let job = prepared.job!
+    /// On a scheduler lane: the pixel stages, or, in a dry run, where the item would go.
+    private func pixelPhase(_ findings: ItemFindings, _ job: ItemJob, _ plan: ItemPlan) -> ItemResult {
         guard !options.dryRun else {
             executor.forget(job)
-            return prepared.findings.planned(job.plan!)
+            return findings.planned(plan)
         }
-        return prepared.findings.ran(executor.pixels(job), estimate: prepared.estimatedBytes)
+        var job = job
+        job.plan = plan
+        return findings.ran(executor.pixels(job), estimate: plan.estimatedBytes)
     }
 
     private func checkRoots() throws {

@@ -1,16 +1,23 @@
 import Scheduler
 
-/// An item after the header phase: decided already, or admitted with its job for the pixel phase.
+/// An item after the header phase: decided already, or admitted for its pixel phase.
 struct PreparedItem: ScheduledJob {
-    var findings: ItemFindings
-    /// Set when the header phase decided the item (skipped, failed, unchanged).
-    var decided: ItemResult?
-    /// Set when the item runs: `job.plan` holds its outputs and cost.
-    var job: ItemJob?
+    enum Decision {
+        /// Skipped, failed or unchanged: nothing more runs.
+        case decided(ItemResult)
+        /// To run: the job for the pixel phase, with the outputs the run claimed and their cost.
+        case admitted(ItemJob, ItemPlan)
+    }
 
-    var estimatedBytes: Int { job?.plan?.estimatedBytes ?? 0 }
+    let findings: ItemFindings
+    let decision: Decision
+
+    var estimatedBytes: Int {
+        guard case .admitted(_, let plan) = decision else { return 0 }
+        return plan.estimatedBytes
+    }
 
     static func decided(_ result: ItemResult, _ findings: ItemFindings) -> PreparedItem {
-        PreparedItem(findings: findings, decided: result)
+        PreparedItem(findings: findings, decision: .decided(result))
     }
 }

@@ -29,6 +29,7 @@ final class RunRecorder: @unchecked Sendable {
         var stale: [String] = []
         if let entry, let status = Self.recordedStatus(result.status) {
             do {
+                // The report names one output per item: the only one today.
                 stale = try ledger.record(result.input, entry, status: status, outputs: result.output.map { [$0] } ?? [],
                                           reason: result.reason, error: result.error, milliseconds: result.milliseconds)
             } catch {
