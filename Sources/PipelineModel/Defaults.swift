@@ -1,0 +1,25 @@
+/// Every default of the pipeline format, in one place.
+public enum Defaults {
+    public static let supportedVersion = 1
+    public static let include = ["**/*"]
+    public static let exclude = ["**/.*"]
+    /// Every format mediabatch reads.
+    public static let formats = Set(MediaFormat.allCases)
+    public static let extensionMismatch = Pipeline.ExtensionMismatch.fail
+    public static let followSymlinks = false
+    public static let trusted = false
+    public static let memoryBudget = ByteSize(bytes: 1 << 30)
+    /// sharp's default: 16383 × 16383.
+    public static let maxPixels = 268_402_689
+    /// Beyond a long 4K iPhone video.
+    public static let maxFileBytes = ByteSize(bytes: 4 << 30)
+    /// Generous for animations; a 10 000-frame GIF is a bomb, not a photo.
+    public static let maxFrames = 1000
+    /// A 48 MP HEIC takes under 2 s here; a 2 GB movie copy under a minute.
+    public static let timeoutSeconds = 120
+    public static let onError = Pipeline.OnError.continue
+    public static let quality = 80
+    public static let writePath = "{dir}/{stem}.{ext}"
+    /// A Live Photo stays a pair unless the pipeline says otherwise.
+    public static let livePhotoVideo = Stage.LivePhotoVideo.keepWithStill
+}
