@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
+        .testTarget(name: "AVFormatKitTests", dependencies: ["AVFormatKit", "TestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
         .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
     ]
