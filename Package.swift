@@ -44,6 +44,7 @@ let package = Package(
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
+        .testTarget(name: "AVFormatKitTests", dependencies: ["AVFormatKit", "TestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
         // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length.
         .testTarget(name: "TidyTests", dependencies: ["TestSupport"]),

@@ -37,7 +37,6 @@ public enum ExifTag {
     public static let focalLengthIn35mm: UInt16 = 0xA405
     public static let ownerName: UInt16 = 0xA430
     public static let bodySerialNumber: UInt16 = 0xA431
-    public static let lensMake: UInt16 = 0xA433
     public static let lensModel: UInt16 = 0xA434
     public static let lensSerialNumber: UInt16 = 0xA435
     // GPS IFD

@@ -16,7 +16,6 @@ public struct JPEGStructure: Equatable, Sendable {
     }
 
     public static let mpfSignature = Array("MPF\0".utf8)
-    public static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
     /// Samsung closes its trailer (`MotionPhoto_Data` and friends) with "SEFT".
     static let samsungTrailerEnd = Array("SEFT".utf8)
 
@@ -24,8 +23,6 @@ public struct JPEGStructure: Equatable, Sendable {
     /// The XMP packets of the pictures after the primary one: Apple describes its gain maps and
     /// depth maps there (`apdi:AuxiliaryImageType`).
     public let auxiliaryXMP: [[UInt8]]
-    /// XMP too big for one segment continues in "extended XMP" segments (Google depth maps).
-    public let hasExtendedXMP: Bool
     /// The entry types of Samsung's SEF trailer, when the file ends in one (0x0A30 is
     /// `MotionPhoto_Data`, the embedded video).
     public let samsungTrailerTypes: [UInt16]
@@ -68,7 +65,6 @@ public struct JPEGStructure: Equatable, Sendable {
         defer { try? handle.close() }
         let fileSize = Int(try handle.seekToEnd())
         var pictures: [Picture] = []
-        var hasExtendedXMP = false
         var offset = 2
         guard try Self.read(handle, at: 0, count: 2) == [0xFF, 0xD8] else { throw MetadataFormatError(message: "not a JPEG") }
         while offset + 4 <= min(fileSize, Self.headerReadLimit) {
@@ -85,9 +81,6 @@ public struct JPEGStructure: Equatable, Sendable {
                 pictures = Self.pictures(inMPF: try Self.read(handle, at: payloadStart, count: payloadLength)).map {
                     Picture(type: $0.type, size: $0.size, offset: $0.offset == 0 ? 0 : base + $0.offset)
                 }
-            } else if marker == 0xE1, payloadLength > Self.extendedXMPSignature.count,
-                      try Self.read(handle, at: payloadStart, count: Self.extendedXMPSignature.count) == Self.extendedXMPSignature {
-                hasExtendedXMP = true
             }
             offset = payloadStart + length - 2
         }
@@ -97,7 +90,6 @@ public struct JPEGStructure: Equatable, Sendable {
             return (try? Self.read(handle, at: picture.offset, count: min(Self.auxiliaryHeadLength, fileSize - picture.offset)))
                 .flatMap(Self.xmpPacket(inHeadOf:))
         }
-        self.hasExtendedXMP = hasExtendedXMP
         samsungTrailerTypes = Self.samsungTrailerTypes(handle, fileSize: fileSize)
     }
 

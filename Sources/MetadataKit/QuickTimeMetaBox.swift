@@ -1,7 +1,6 @@
 /// The parts of a `meta` box that carry tags: its handler, the `keys` list of an `mdta`
 /// (QuickTime keyed) handler and the `ilst` items. Offsets are into the bytes it was read from.
 struct QuickTimeMetaBox {
-    let box: ISOBox
     /// Where children start: ISO/iTunes `meta` is a full box (4 bytes of version and flags
     /// first), QuickTime's is not.
     let childrenStart: Int
@@ -17,7 +16,6 @@ struct QuickTimeMetaBox {
     static let keyedHandler = "mdta"
 
     init(_ box: ISOBox, in bytes: [UInt8]) throws {
-        self.box = box
         // QuickTime's `meta` begins with its `hdlr` child at once; the full box puts 4 bytes first.
         childrenStart = bytes.fourCC(at: box.payloadStart + 4) == "hdlr" ? box.payloadStart : min(box.payloadStart + 4, box.end)
         children = try ISOBox.boxes(in: bytes, childrenStart..<box.end)

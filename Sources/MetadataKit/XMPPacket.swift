@@ -243,26 +243,161 @@ public enum XMPPacket {
                 throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
             }
             let elements = try XMPPacket.parsedElements(source)
-            self.text = text
-            try read(expecting: elements)
+            var reader = Reader(text: text, expecting: elements)
+            try reader.read()
+            self = reader.scan
         }
 
-        private mutating func read(expecting elements: [ParsedElement]) throws {
-            var tokenizer = XMLTokenizer(text)
+        /// Nothing found yet: what `Reader` starts from.
+        private init(text: [UInt8]) {
+            self.text = text
+        }
+
+        /// The pass itself: the scan being filled in, the tokenizer, and what is open where it stands.
+        private struct Reader {
+            var scan: LocationScan
+            private var tokenizer: XMLTokenizer
+            /// The elements libxml2 read, in order: each start tag must match the next one.
+            private var expected: IndexingIterator<[ParsedElement]>
             /// Namespace declarations in scope, innermost last.
-            var namespaces: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
+            private var namespaces: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
             /// Open elements: the name as written, and how many declarations were in scope before it.
-            var open: [(name: Range<Int>, scope: Int)] = []
+            private var open: [(name: Range<Int>, scope: Int)] = []
             /// The location property being read: its content goes with it.
-            var property: (name: String, depth: Int, start: Int, values: [String])?
+            private var property: (name: String, depth: Int, start: Int, values: [String])?
             /// The text token just before the current one, when it is whitespace only.
-            var indentation: Range<Int>?
-            var rootStart = 0
-            var expected = elements.makeIterator()
+            private var indentation: Range<Int>?
+            private var rootStart = 0
 
-            func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
+            private typealias NamedAttribute = (name: String, attribute: XMLTokenizer.Attribute)
 
-            func resolve(_ qualifiedName: String, isAttribute: Bool) throws -> (namespace: String, localName: String) {
+            private var text: [UInt8] { scan.text }
+
+            init(text: [UInt8], expecting elements: [ParsedElement]) {
+                scan = LocationScan(text: text)
+                tokenizer = XMLTokenizer(text)
+                expected = elements.makeIterator()
+            }
+
+            mutating func read() throws {
+                while let token = try nextToken() {
+                    let previousText = indentation
+                    indentation = nil
+                    switch token {
+                    case .text(let range):
+                        try readText(range)
+                    case .cdata(let range):
+                        readCDATA(range)
+                    case .comment:
+                        break
+                    case .processingInstruction(let target, let data):
+                        readProcessingInstruction(target: target, data: data)
+                    case .startTag(let nameRange, let attributes, let isEmpty, let extent):
+                        try readStartTag(nameRange, attributes, extent: extent, after: previousText)
+                        if isEmpty { try close(at: extent.upperBound) }
+                    case .endTag(let nameRange, let extent):
+                        guard let top = open.last, text[top.name].elementsEqual(text[nameRange]) else {
+                            throw malformed("unmatched end tag at byte \(extent.lowerBound)")
+                        }
+                        try close(at: extent.upperBound)
+                    }
+                }
+                guard scan.root != nil, open.isEmpty, expected.next() == nil else { throw malformed("libxml2 reads more elements") }
+            }
+
+            private mutating func readText(_ range: Range<Int>) throws {
+                if range.allSatisfy({ XMLTokenizer.isSpace(text[$0]) }) { indentation = range }
+                if property != nil {
+                    let value = try tokenizer.decoded(range).trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !value.isEmpty { property?.values.append(value) }
+                }
+            }
+
+            private mutating func readCDATA(_ range: Range<Int>) {
+                let value = string(range).trimmingCharacters(in: .whitespacesAndNewlines)
+                if property != nil, !value.isEmpty { property?.values.append(value) }
+            }
+
+            private mutating func readProcessingInstruction(target: Range<Int>, data: Range<Int>) {
+                guard open.isEmpty, string(target) == "xpacket" else { return }
+                let data = string(data)
+                if scan.packetBegin == nil, data.hasPrefix("begin") { scan.packetBegin = data }
+                if scan.packetEnd == nil, data.hasPrefix("end") { scan.packetEnd = data }
+            }
+
+            private mutating func readStartTag(_ nameRange: Range<Int>, _ attributes: [XMLTokenizer.Attribute],
+                                               extent: Range<Int>, after previousText: Range<Int>?) throws {
+                if open.isEmpty {
+                    guard scan.root == nil else { throw malformed("content after the root element") }
+                    rootStart = extent.lowerBound
+                }
+                open.append((nameRange, namespaces.count))
+                // Declarations first: they apply to the element's own name and attributes.
+                let plain = try declareNamespaces(attributes)
+                let (namespace, localName) = try resolve(string(nameRange), isAttribute: false)
+                var values: [String: String] = [:]
+                for (name, attribute) in plain {
+                    values[name] = try tokenizer.decoded(attribute.value, attributeValue: true)
+                }
+                guard expected.next() == ParsedElement(namespace: namespace, name: localName, attributes: values) else {
+                    throw malformed("libxml2 reads element \(string(nameRange)) at byte \(extent.lowerBound) differently")
+                }
+
+                if property == nil, open.count > 1, let reportName = locationName(namespace, localName) {
+                    property = (reportName, open.count, previousText?.lowerBound ?? extent.lowerBound, [])
+                }
+                if property != nil {
+                    try addFieldValues(plain, values)
+                } else {
+                    try cutLocationAttributes(plain, values)
+                }
+            }
+
+            /// Brings the element's namespace declarations into scope; the other attributes, by name.
+            private mutating func declareNamespaces(_ attributes: [XMLTokenizer.Attribute]) throws -> [NamedAttribute] {
+                var plain: [NamedAttribute] = []
+                for attribute in attributes {
+                    let name = string(attribute.name)
+                    if name == "xmlns" || name.hasPrefix("xmlns:") {
+                        namespaces.append((String(name.dropFirst(6)), try tokenizer.decoded(attribute.value, attributeValue: true)))
+                    } else {
+                        plain.append((name, attribute))
+                    }
+                }
+                return plain
+            }
+
+            /// A property's value: its fields' prefixed attributes, RDF syntax (rdf:parseType, xml:lang) aside.
+            private mutating func addFieldValues(_ plain: [NamedAttribute], _ values: [String: String]) throws {
+                for (name, _) in plain where name.contains(":") {
+                    if try !syntaxNamespaces.contains(resolve(name, isAttribute: true).namespace) {
+                        property?.values.append(values[name] ?? "")
+                    }
+                }
+            }
+
+            /// Outside a location property, its attribute form is cut wherever it appears.
+            private mutating func cutLocationAttributes(_ plain: [NamedAttribute], _ values: [String: String]) throws {
+                for (name, attribute) in plain where name.contains(":") {
+                    let (attributeNamespace, attributeName) = try resolve(name, isAttribute: true)
+                    guard let reportName = locationName(attributeNamespace, attributeName) else { continue }
+                    scan.cuts.append(attribute.extent)
+                    scan.found.append((reportName, values[name] ?? ""))
+                }
+            }
+
+            private mutating func close(at end: Int) throws {
+                guard let top = open.popLast() else { throw malformed("unmatched end tag at byte \(end)") }
+                if let closed = property, closed.depth == open.count + 1 {
+                    scan.cuts.append(closed.start..<end)
+                    scan.found.append((closed.name, closed.values.joined(separator: "; ")))
+                    property = nil
+                }
+                namespaces.removeSubrange(min(top.scope, namespaces.count)...)
+                if open.isEmpty { scan.root = rootStart..<end }
+            }
+
+            private func resolve(_ qualifiedName: String, isAttribute: Bool) throws -> (namespace: String, localName: String) {
                 guard let colon = qualifiedName.firstIndex(of: ":") else {
                     // The default namespace applies to element names only.
                     return (isAttribute ? "" : namespaces.last { $0.prefix.isEmpty }?.uri ?? "", qualifiedName)
@@ -274,96 +409,14 @@ public enum XMPPacket {
                 return (namespace, String(qualifiedName[qualifiedName.index(after: colon)...]))
             }
 
-            while let token = try next(&tokenizer) {
-                let previousText = indentation
-                indentation = nil
-                switch token {
-                case .text(let range):
-                    if range.allSatisfy({ XMLTokenizer.isSpace(text[$0]) }) { indentation = range }
-                    if property != nil {
-                        let value = try tokenizer.decoded(range).trimmingCharacters(in: .whitespacesAndNewlines)
-                        if !value.isEmpty { property?.values.append(value) }
-                    }
-                case .cdata(let range):
-                    let value = string(range).trimmingCharacters(in: .whitespacesAndNewlines)
-                    if property != nil, !value.isEmpty { property?.values.append(value) }
-                case .comment:
-                    break
-                case .processingInstruction(let target, let data):
-                    guard open.isEmpty, string(target) == "xpacket" else { break }
-                    let data = string(data)
-                    if packetBegin == nil, data.hasPrefix("begin") { packetBegin = data }
-                    if packetEnd == nil, data.hasPrefix("end") { packetEnd = data }
-                case .startTag(let nameRange, let attributes, let isEmpty, let extent):
-                    if open.isEmpty {
-                        guard root == nil else { throw malformed("content after the root element") }
-                        rootStart = extent.lowerBound
-                    }
-                    open.append((nameRange, namespaces.count))
-                    // Declarations first: they apply to the element's own name and attributes.
-                    var plain: [(name: String, attribute: XMLTokenizer.Attribute)] = []
-                    for attribute in attributes {
-                        let name = string(attribute.name)
-                        if name == "xmlns" || name.hasPrefix("xmlns:") {
-                            namespaces.append((String(name.dropFirst(6)), try tokenizer.decoded(attribute.value, attributeValue: true)))
-                        } else {
-                            plain.append((name, attribute))
-                        }
-                    }
-                    let (namespace, localName) = try resolve(string(nameRange), isAttribute: false)
-                    var values: [String: String] = [:]
-                    for (name, attribute) in plain {
-                        values[name] = try tokenizer.decoded(attribute.value, attributeValue: true)
-                    }
-                    guard expected.next() == ParsedElement(namespace: namespace, name: localName, attributes: values) else {
-                        throw malformed("libxml2 reads element \(string(nameRange)) at byte \(extent.lowerBound) differently")
-                    }
+            private func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
 
-                    if property == nil, open.count > 1, let reportName = locationName(namespace, localName) {
-                        property = (reportName, open.count, previousText?.lowerBound ?? extent.lowerBound, [])
-                    }
-                    if property != nil {
-                        // A property's value: its fields' prefixed attributes, RDF syntax (rdf:parseType, xml:lang) aside.
-                        for (name, _) in plain where name.contains(":") {
-                            if try !syntaxNamespaces.contains(resolve(name, isAttribute: true).namespace) {
-                                property?.values.append(values[name] ?? "")
-                            }
-                        }
-                    } else {
-                        for (name, attribute) in plain where name.contains(":") {
-                            let (attributeNamespace, attributeName) = try resolve(name, isAttribute: true)
-                            guard let reportName = locationName(attributeNamespace, attributeName) else { continue }
-                            cuts.append(attribute.extent)
-                            found.append((reportName, values[name] ?? ""))
-                        }
-                    }
-                    if isEmpty { try close(at: extent.upperBound) }
-                case .endTag(let nameRange, let extent):
-                    guard let top = open.last, text[top.name].elementsEqual(text[nameRange]) else {
-                        throw malformed("unmatched end tag at byte \(extent.lowerBound)")
-                    }
-                    try close(at: extent.upperBound)
+            private mutating func nextToken() throws -> XMLTokenizer.Token? {
+                do {
+                    return try tokenizer.next()
+                } catch let error as XMLTokenizer.Malformed {
+                    throw malformed("unreadable markup at byte \(error.offset)")
                 }
-            }
-            guard root != nil, open.isEmpty, expected.next() == nil else { throw malformed("libxml2 reads more elements") }
-
-            func close(at end: Int) throws {
-                guard let top = open.popLast() else { throw malformed("unmatched end tag at byte \(end)") }
-                if let closed = property, closed.depth == open.count + 1 {
-                    cuts.append(closed.start..<end)
-                    found.append((closed.name, closed.values.joined(separator: "; ")))
-                    property = nil
-                }
-                namespaces.removeSubrange(min(top.scope, namespaces.count)...)
-                if open.isEmpty { root = rootStart..<end }
-            }
-        }
-
-        private func next(_ tokenizer: inout XMLTokenizer) throws -> XMLTokenizer.Token? {
-            do {
-                return try tokenizer.next()
-            } catch let error as XMLTokenizer.Malformed {
-                throw malformed("unreadable markup at byte \(error.offset)")
             }
         }
     }

@@ -101,23 +101,79 @@ final class ExifDataTests: XCTestCase {
     }
 
     func testTruncatedAndCorruptedBlocksNeverTrap() throws {
-        let tiff = try exif(in: jpegBytes("livephoto/train.jpg")).tiff
-        var generator = SystemRandomNumberGenerator()
-        for length in stride(from: 0, to: tiff.count, by: 97) {
-            guard var data = ExifData(Array(tiff.prefix(length))) else { continue }
-            _ = data.appleMakerNote?.contentIdentifier
-            _ = data.numbers(ExifTag.gpsLatitude, in: .gps)
-            data.remove(ExifTag.gpsPointer, from: .ifd0)
-            data.removeThumbnail()
+        let whole = try exif(in: jpegBytes("livephoto/train.jpg"))
+        let known = Readings(whole)
+        XCTAssertEqual(known.model, "iPhone 6s")
+        XCTAssertEqual(known.dateTimeOriginal, "2021:04:10 11:44:00")
+        XCTAssertEqual(known.contentIdentifier, "E905E6C6-C747-4805-942F-9904A0281F02")
+        XCTAssertEqual(known.latitude.count, 3)
+        assertEditsKeepTheirPromises(whole, keeping: known)
+
+        // Cut short, a block reads what the whole one holds or nothing, and its edits spare the rest.
+        var cutBlocksRead = 0
+        for length in stride(from: 0, to: whole.tiff.count, by: 97) {
+            guard let data = ExifData(Array(whole.tiff.prefix(length))) else { continue }
+            cutBlocksRead += 1
+            let values = Readings(data)
+            XCTAssertTrue(values.isPart(of: known), "cut at \(length): \(values)")
+            assertEditsKeepTheirPromises(data, keeping: values, "cut at \(length)")
         }
-        for _ in 0..<300 {
-            var bytes = tiff
+        XCTAssertGreaterThanOrEqual(cutBlocksRead, 100, "126 of the 127 cuts read on Swift 6.3.1")
+
+        // Overwritten, a block reads whatever its bytes now say, the same twice, and its edits
+        // still remove what they promise to.
+        var generator = SplitMix(seed: 20261123)
+        var overwrittenBlocksRead = 0
+        for index in 0..<300 {
+            var bytes = whole.tiff
             for _ in 0..<8 { bytes[Int.random(in: 0..<min(bytes.count, 2048), using: &generator)] = .random(in: 0...255, using: &generator) }
-            guard var data = ExifData(bytes) else { continue }
-            _ = data.string(ExifTag.model, in: .ifd0)
-            _ = data.appleMakerNote?.burstUUID
-            data.remove(ExifTag.gpsPointer, from: .ifd0)
-            data.removeThumbnail()
+            guard let data = ExifData(bytes) else { continue }
+            overwrittenBlocksRead += 1
+            XCTAssertEqual(Readings(data), Readings(try XCTUnwrap(ExifData(bytes))), "copy \(index): read twice")
+            assertEditsKeepTheirPromises(data, "copy \(index)")
+        }
+        XCTAssertGreaterThanOrEqual(overwrittenBlocksRead, 250, "293 of the 300 copies read on Swift 6.3.1")
+    }
+
+    /// The values the damage test reads from a block.
+    private struct Readings: Equatable {
+        let model: String?
+        let dateTimeOriginal: String?
+        let contentIdentifier: String?
+        let latitude: [Double]
+
+        init(_ data: ExifData) {
+            model = data.string(ExifTag.model, in: .ifd0)
+            dateTimeOriginal = data.string(ExifTag.dateTimeOriginal, in: .exif)
+            contentIdentifier = data.appleMakerNote?.contentIdentifier
+            latitude = data.numbers(ExifTag.gpsLatitude, in: .gps)
+        }
+
+        /// Whether each value is `whole`'s or absent.
+        func isPart(of whole: Readings) -> Bool {
+            (model == nil || model == whole.model) && (dateTimeOriginal == nil || dateTimeOriginal == whole.dateTimeOriginal)
+                && (contentIdentifier == nil || contentIdentifier == whole.contentIdentifier)
+                && (latitude.isEmpty || latitude == whole.latitude)
+        }
+    }
+
+    /// Removing GPS and the thumbnail leaves no GPS pointer, GPS directory or IFD1, moves no
+    /// byte, and where the block's directories do not overlap, changes no other value.
+    private func assertEditsKeepTheirPromises(_ original: ExifData, keeping values: Readings? = nil, _ context: String = "",
+                                              file: StaticString = #filePath, line: UInt = #line) {
+        var data = original
+        data.remove(ExifTag.gpsPointer, from: .ifd0)
+        XCTAssertFalse(data.contains(ExifTag.gpsPointer, in: .ifd0), context, file: file, line: line)
+        XCTAssertFalse(data.hasGPS, context, file: file, line: line)
+        XCTAssertEqual(data.numbers(ExifTag.gpsLatitude, in: .gps), [], context, file: file, line: line)
+        data.removeThumbnail()
+        XCTAssertFalse(data.hasThumbnail, context, file: file, line: line)
+        XCTAssertFalse(data.hasGPS, context, file: file, line: line)
+        XCTAssertEqual(data.tiff.count, original.tiff.count, "\(context): edits never move bytes", file: file, line: line)
+        if let values {
+            let after = Readings(data)
+            XCTAssertEqual([after.model, after.dateTimeOriginal, after.contentIdentifier],
+                           [values.model, values.dateTimeOriginal, values.contentIdentifier], context, file: file, line: line)
         }
     }
 
