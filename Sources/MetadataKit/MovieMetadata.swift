@@ -52,7 +52,7 @@ public struct MovieMetadata: Equatable, Sendable {
         userDataLocation = userData.first { $0.type == "©xyz" }.map { Self.userDataText($0, in: bytes) }
         hasLoci = userData.contains { $0.type == "loci" }
         tracks = try children.filter { $0.type == "trak" }.map { try MovieTrack($0, in: bytes) }
-        creationTime = try children.first { $0.type == "mvhd" }.flatMap { Self.creationTime(of: $0, in: bytes) }
+        creationTime = children.first { $0.type == "mvhd" }.flatMap { Self.creationTime(of: $0, in: bytes) }
     }
 
     /// `mvhd`: version and flags, then the creation time in seconds since 1904 (32 bits in

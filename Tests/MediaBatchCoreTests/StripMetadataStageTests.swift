@@ -105,7 +105,7 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         XCTAssertTrue(report.items.first?.error?.message.contains("fragmented") ?? false, "\(report.items)")
         let files = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: output.appendingPathComponent($0).path, isDirectory: &isFolder)
             return !isFolder.boolValue && !$0.hasPrefix(".mediabatch/state")
         }
         XCTAssertEqual(files, [], "no output, no temporary file")
