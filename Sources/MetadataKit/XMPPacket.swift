@@ -3,29 +3,6 @@ import Foundation
 import FoundationXML
 #endif
 
-/// One namespace's location-bearing XMP properties. Properties are matched by namespace URI and
-/// local name, never by prefix: writers pick their own prefixes (`xap:` vs `xmp:`, `exif:` vs `ns1:`).
-struct XMPLocationNamespace: Sendable {
-    enum LocalNameRule: Sendable {
-        case named(Set<String>)
-        case prefixed(String)
-        case containing([String])
-    }
-
-    let uri: String
-    /// The conventional prefix; it only names removed properties in reports.
-    let prefix: String
-    let rule: LocalNameRule
-
-    func placesPhoto(_ localName: String) -> Bool {
-        switch rule {
-        case .named(let names): names.contains(localName)
-        case .prefixed(let start): localName.hasPrefix(start)
-        case .containing(let fragments): fragments.contains { localName.contains($0) }
-        }
-    }
-}
-
 /// Reads and removes location in an XMP packet, cutting it out of the packet's bytes so that
 /// everything else (rights, creator, ratings, keywords, dates, unknown namespaces) survives as written.
 public enum XMPPacket {

@@ -35,7 +35,7 @@ final class InterruptionTests: XCTestCase {
         for name in names {
             XCTAssertTrue(name.hasSuffix(".jpg") && !name.hasPrefix("."), "left behind: \(name)", file: file, line: line)
             let image = try VImage.open(output.appendingPathComponent(name).path)
-            XCTAssertNoThrow(try image.bandMeans(), "\(name) decodes completely", file: file, line: line)
+            XCTAssertNoThrow(try image.pixels(), "\(name) decodes completely", file: file, line: line)
         }
         return names.count
     }

@@ -1,0 +1,47 @@
+import CAVFormat
+import Foundation
+
+/// The libavformat functions mediabatch calls, opened with dlopen on the first video rather than
+/// linked (see CAVFormat's module map): an image-only run never loads FFmpeg, and without it
+/// installed, videos fail with the loader's reason while images still work.
+struct LibAVFormat: @unchecked Sendable {
+    typealias ContextSlot = UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?
+
+    let openInput: @convention(c) (ContextSlot, UnsafePointer<CChar>?, UnsafePointer<AVInputFormat>?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let findStreamInfo: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let closeInput: @convention(c) (ContextSlot) -> Void
+    let strerror: @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+    let mediaTypeName: @convention(c) (AVMediaType) -> UnsafePointer<CChar>?
+    let codecName: @convention(c) (AVCodecID) -> UnsafePointer<CChar>?
+    let streamSideData: @convention(c) (UnsafePointer<AVStream>?, AVPacketSideDataType, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
+    let displayRotation: @convention(c) (UnsafePointer<Int32>?) -> Double
+
+    static let shared: Result<LibAVFormat, AVFormatError> = {
+        do throws(AVFormatError) { return .success(try LibAVFormat()) } catch { return .failure(error) }
+    }()
+
+    private init() throws(AVFormatError) {
+        // The major version of the headers compiled against: a different ABI is not loaded.
+        // libavcodec and libavutil come with it, and dlsym on its handle searches them too.
+        let file = "libavformat.so.\(LIBAVFORMAT_VERSION_MAJOR)"
+        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
+            throw AVFormatError(operation: "load \(file)", message: String(cString: dlerror()))
+        }
+        func function<Function>(_ name: String) throws(AVFormatError) -> Function {
+            guard let address = dlsym(handle, name) else {
+                throw AVFormatError(operation: "load \(file)", message: "no \(name)")
+            }
+            return unsafeBitCast(address, to: Function.self)
+        }
+        openInput = try function("avformat_open_input")
+        findStreamInfo = try function("avformat_find_stream_info")
+        closeInput = try function("avformat_close_input")
+        strerror = try function("av_strerror")
+        mediaTypeName = try function("av_get_media_type_string")
+        codecName = try function("avcodec_get_name")
+        streamSideData = try function("av_stream_get_side_data")
+        displayRotation = try function("av_display_rotation_get")
+        let setLogLevel: @convention(c) (Int32) -> Void = try function("av_log_set_level")
+        setLogLevel(AV_LOG_QUIET)
+    }
+}
