@@ -35,11 +35,23 @@ int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out) {
         NULL);
 }
 
+int mb_vips_thumbnail_exact(const char *path, int width, int height, VipsImage **out) {
+    return vips_thumbnail(path, out, width,
+        "height", height,
+        "size", VIPS_SIZE_FORCE,
+        "fail_on", VIPS_FAIL_ON_ERROR,
+        NULL);
+}
+
+int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
+}
+
 int mb_vips_copy(VipsImage *in, VipsImage **out) {
     return vips_copy(in, out, NULL);
 }
 
-int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality) {
+int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality, int effort) {
     if (strcmp(format, "jpeg") == 0)
         return vips_jpegsave(in, path, "Q", quality, NULL);
     if (strcmp(format, "png") == 0)
@@ -51,9 +63,9 @@ int mb_vips_save(VipsImage *in, const char *path, const char *format, int qualit
     if (strcmp(format, "tiff") == 0)
         return vips_tiffsave(in, path, NULL);
     if (strcmp(format, "heif") == 0)
-        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, "effort", effort, NULL);
     if (strcmp(format, "avif") == 0)
-        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
+        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, NULL);
     vips_error("mediabatch", "no saver for format \"%s\"", format);
     return -1;
 }

@@ -22,15 +22,20 @@ public enum MediaFormat: String, CaseIterable, Codable, Sendable {
     }
 }
 
-/// Formats `transcode` can write.
+/// Formats mediabatch writes images as (`transcode.to`, `variants.formats`).
 public enum OutputFormat: String, CaseIterable, Sendable {
-    case jpeg, png, webp
+    case jpeg, png, webp, avif, heic
 
     public var mediaFormat: MediaFormat {
         switch self {
         case .jpeg: return .jpeg
         case .png: return .png
         case .webp: return .webp
+        case .avif: return .avif
+        case .heic: return .heic
         }
     }
+
+    /// PNG is lossless: it takes no quality.
+    public var isLossy: Bool { self != .png }
 }

@@ -7,11 +7,12 @@ import Foundation
 ///   without extension, the output format's extension;
 /// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture date as the camera's clock
 ///   read it (tokens `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`; falls back to the file's time);
-/// - `{hash:8}`: the first 8 (4–64) hex digits of the input's SHA-256; `{hash}` is all 64.
+/// - `{hash:8}`: the first 8 (4–64) hex digits of the input's SHA-256; `{hash}` is all 64;
+/// - `{size}`, `{width}`, `{height}`: with `variants`, the variant's size as listed and its pixels.
 public struct PathTemplate: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case literal(String)
-        case dir, stem, ext
+        case dir, stem, ext, size, width, height
         case date([DateToken])
         case hash(length: Int)
     }
@@ -34,14 +35,21 @@ public struct PathTemplate: Equatable, Sendable {
         public var captured: (date: Date, utcOffsetSeconds: Int?)?
         /// The input's SHA-256 in hex.
         public var contentHash: String?
+        /// A variant's size as listed, width and height in pixels.
+        public var size: Int?
+        public var width: Int?
+        public var height: Int?
 
         public init(dir: String, stem: String, ext: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
-                    contentHash: String? = nil) {
+                    contentHash: String? = nil, size: Int? = nil, width: Int? = nil, height: Int? = nil) {
             self.dir = dir
             self.stem = stem
             self.ext = ext
             self.captured = captured
             self.contentHash = contentHash
+            self.size = size
+            self.width = width
+            self.height = height
         }
     }
 
@@ -76,6 +84,9 @@ public struct PathTemplate: Equatable, Sendable {
         case "dir": return .dir
         case "stem": return .stem
         case "ext": return .ext
+        case "size": return .size
+        case "width": return .width
+        case "height": return .height
         case "hash": return .hash(length: 64)
         default: break
         }
@@ -88,7 +99,7 @@ public struct PathTemplate: Equatable, Sendable {
         if name.hasPrefix("date:") {
             return .date(try dateTokens(String(name.dropFirst(5)), placeholder: name))
         }
-        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd} or {hash:N}")
+        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}")
     }
 
     private static func dateTokens(_ pattern: String, placeholder: String) throws -> [DateToken] {
@@ -117,6 +128,19 @@ public struct PathTemplate: Equatable, Sendable {
     }
 
 
+    /// Whether the template has the placeholder `name` ("ext", "size", …; not the parametrised date and hash).
+    func uses(_ name: String) -> Bool {
+        pieces.contains { piece in
+            switch piece {
+            case .ext: return name == "ext"
+            case .size: return name == "size"
+            case .width: return name == "width"
+            case .height: return name == "height"
+            default: return false
+            }
+        }
+    }
+
     /// Expands the template.
     public func render(_ values: Values) -> String {
         let expanded = pieces.map { piece -> String in
@@ -125,6 +149,9 @@ public struct PathTemplate: Equatable, Sendable {
             case .dir: return values.dir
             case .stem: return values.stem
             case .ext: return values.ext
+            case .size: return values.size.map(String.init) ?? ""
+            case .width: return values.width.map(String.init) ?? ""
+            case .height: return values.height.map(String.init) ?? ""
             case .hash(let length): return String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
             case .date(let tokens): return Self.format(values.captured, tokens)
             }

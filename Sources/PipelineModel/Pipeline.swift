@@ -30,6 +30,8 @@ public struct Pipeline: Equatable, Sendable {
     public struct Output: Equatable, Sendable {
         /// Absolute; nil when the file leaves it to `--output`.
         public var root: URL?
+        /// Where the manifest of every item's outputs is written, relative to the output root.
+        public var manifest: String?
     }
 
     public struct Limits: Equatable, Sendable {

@@ -40,7 +40,9 @@ extension Pipeline {
     }
 }
 
-private struct PipelineDecoder {
+/// Decodes a pipeline document section by section; stages are decoded in `StageDecoder.swift`
+/// and their order checked in `StageOrder.swift`.
+struct PipelineDecoder {
     let baseDirectory: URL
 
     func pipeline(_ reader: JSONReader) throws -> Pipeline {
@@ -51,7 +53,7 @@ private struct PipelineDecoder {
             throw versionReader.fail("this mediabatch reads pipeline version \(Defaults.supportedVersion), found \(version); upgrade mediabatch")
         }
         let input = try input(root.optional("input") ?? JSONReader(value: .object([:]), path: "input"))
-        let output = try root.optional("output").map(output) ?? Pipeline.Output(root: nil)
+        let output = try root.optional("output").map(output) ?? Pipeline.Output(root: nil, manifest: nil)
         let limits = try limits(root.optional("limits") ?? JSONReader(value: .object([:]), path: "limits"))
         let onError = try root.optional("onError").map {
             try $0.oneOf("what a failed item does to the run", Pipeline.OnError.allCases.map { ($0.rawValue, $0) })
@@ -66,6 +68,16 @@ private struct PipelineDecoder {
         guard !path.isEmpty else { throw reader.expected("a folder path") }
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
         return url.standardizedFileURL
+    }
+
+    /// A file under the output root: relative, and never climbing out of it.
+    func relativeFile(_ reader: JSONReader) throws -> String {
+        let path = try reader.string()
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.hasPrefix("/"), !components.contains(where: { ["", ".", ".."].contains($0) }) else {
+            throw reader.expected("a file path relative to the output root, without empty, \".\" or \"..\" parts")
+        }
+        return path
     }
 
     func globs(_ reader: JSONReader) throws -> [Glob] {
@@ -91,7 +103,8 @@ private struct PipelineDecoder {
 
     func output(_ reader: JSONReader) throws -> Pipeline.Output {
         let object = try reader.object()
-        let output = Pipeline.Output(root: try object.optional("root").map(directory))
+        let output = Pipeline.Output(root: try object.optional("root").map(directory),
+                                     manifest: try object.optional("manifest").map(relativeFile))
         try object.finish()
         return output
     }
@@ -137,95 +150,6 @@ private struct PipelineDecoder {
         case .number: return ByteSize(bytes: try reader.positiveInteger())
         case .string(let text): return try ByteSize(parsing: text).orThrow(reader.expected(expectation))
         default: throw reader.expected(expectation)
-        }
-    }
-
-    func stageList(_ reader: JSONReader) throws -> [Stage] {
-        let items = try reader.array()
-        guard !items.isEmpty else { throw reader.fail("expected at least one stage") }
-        let stages = try items.map(stage)
-        try checkOrder(stages, items)
-        return stages
-    }
-
-    func stage(_ reader: JSONReader) throws -> Stage {
-        let object = try reader.object()
-        let nameReader = try object.required("stage")
-        let name = try nameReader.oneOf("a stage name", Stage.spellings)
-        let stage: Stage
-        switch name {
-        case .filter:
-            stage = .filter(.init(
-                match: try MediaMatch.decode(object.required("match")),
-                livePhotoVideo: try object.optional("livePhotoVideo").map {
-                    try $0.oneOf("what to do with a Live Photo's movie", Stage.LivePhotoVideo.allCases.map { ($0.rawValue, $0) })
-                } ?? Defaults.livePhotoVideo))
-        case .decode:
-            stage = .decode
-        case .downsample:
-            stage = .downsample(maxPixelSize: try object.required("maxPixelSize").positiveInteger())
-        case .transcode:
-            let formats = MediaFormat.allCases.filter { !$0.isVideo }.map { ($0.rawValue, $0) }
-            let from = try object.optional("from").map { try Set($0.stringOrStrings().map { try $0.oneOf("an image format", formats) }) }
-            stage = .transcode(.init(
-                from: from,
-                to: try object.required("to").oneOf("an output format", OutputFormat.allCases.map { ($0.rawValue, $0) }),
-                quality: try object.optional("quality")?.integer(in: 1...100) ?? Defaults.quality))
-        case .stripMetadata where try nameReader.string() == "stripLocation":
-            stage = .stripMetadata([.location])
-        case .stripMetadata:
-            let groups = MetadataGroup.allCases.map { ($0.rawValue, $0) }
-            let remove = try object.required("remove")
-            let names = try remove.array().map { try $0.oneOf("a metadata group", groups) }
-            guard !names.isEmpty else { throw remove.fail("expected at least one metadata group") }
-            stage = .stripMetadata(Set(names))
-        case .write:
-            let pathReader = object.optional("path")
-            do {
-                stage = .write(.init(path: try PathTemplate(pathReader.map { try $0.string() } ?? Defaults.writePath)))
-            } catch let error as PathTemplate.TemplateError {
-                throw (pathReader ?? reader).fail(error.message)
-            }
-        }
-        try object.finish()
-        return stage
-    }
-
-    /// Header stages (filter, decode) come first, pixel stages need a decode before them,
-    /// downsample comes before transcode, each stage appears once, and write, when present, is last.
-    func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
-        // Messages name a stage as the file spells it ("stripLocation", not its kind).
-        let spelled = readers.map { reader -> String in
-            if case .object(let fields) = reader.value, case .string(let name)? = fields["stage"] { return name }
-            return ""
-        }
-        var seen: Set<Stage.Name> = []
-        for (index, stage) in stages.enumerated() {
-            let reader = readers[index]
-            guard seen.insert(stage.name).inserted else {
-                throw reader.fail("\"\(spelled[index])\" appears twice; a pipeline runs each stage once")
-            }
-            switch stage.name {
-            case .filter:
-                if seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
-            case .decode, .write:
-                break
-            case .downsample, .transcode, .stripMetadata:
-                if !seen.contains(.decode) {
-                    throw reader.fail("\"\(spelled[index])\" needs a \"decode\" stage before it")
-                }
-            }
-            if stage.name == .downsample, let transcode = stages[..<index].firstIndex(where: { $0.name == .transcode }) {
-                throw reader.fail("\"downsample\" must come before \"transcode\" (stages[\(transcode)]): it decodes the file anew "
-                                  + "at the size needed, which would undo transcode's conversion to sRGB")
-            }
-            if seen.contains(.write), stage.name != .write {
-                throw reader.fail("\"write\" must be the last stage")
-            }
-        }
-        let firstPixelStage = stages.firstIndex { [.downsample, .transcode, .stripMetadata].contains($0.name) }
-        if let firstPixelStage, !seen.contains(.write) {
-            throw JSONReader(value: .array([]), path: "stages").fail("\"\(spelled[firstPixelStage])\" has no effect without a \"write\" stage")
         }
     }
 }

@@ -4,6 +4,8 @@ public enum Stage: Equatable, Sendable {
     case decode
     case downsample(maxPixelSize: Int)
     case transcode(Transcode)
+    /// One decode, many outputs: every size in every format.
+    case variants(Variants)
     /// Removes the named metadata groups; `stripLocation` is the `[.location]` preset.
     case stripMetadata(Set<MetadataGroup>)
     case write(Write)
@@ -37,13 +39,27 @@ public enum Stage: Equatable, Sendable {
         }
     }
 
+    public struct Variants: Equatable, Sendable {
+        /// The longest side of each variant, as listed; never upscaled.
+        public var sizes: [Int]
+        public var formats: [OutputFormat]
+        /// The quality of each lossy format among `formats`.
+        public var quality: [OutputFormat: Int]
+        public var placeholder: Placeholder?
+    }
+
+    /// A tiny preview of each item for the manifest, shown blurred while the real image loads.
+    public enum Placeholder: String, CaseIterable, Sendable {
+        case thumbhash
+    }
+
     public struct Write: Equatable, Sendable {
         public var path: PathTemplate
     }
 
     /// Stage kinds, in the order a pipeline lists them.
     public enum Name: String, CaseIterable, Codable, Sendable {
-        case filter, decode, downsample, transcode, stripMetadata, write
+        case filter, decode, downsample, transcode, variants, stripMetadata, write
     }
 
     /// How pipeline files spell stages: each kind by its name, plus presets.
@@ -56,6 +72,7 @@ public enum Stage: Equatable, Sendable {
         case .decode: return .decode
         case .downsample: return .downsample
         case .transcode: return .transcode
+        case .variants: return .variants
         case .stripMetadata: return .stripMetadata
         case .write: return .write
         }

@@ -36,6 +36,11 @@ public struct ItemRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     /// The run that decided it, and the last run that listed it (to find vanished inputs).
     public var decidedRun: Int64
     public var seenRun: Int64
+    /// An image's size as shown (orientation applied), for the manifest.
+    public var width: Int?
+    public var height: Int?
+    /// Its placeholder (ThumbHash, base64), when the pipeline asked for one.
+    public var placeholder: String?
 
     public init(input: String, stamp: FileStamp, contentHash: String, format: String?, contentIdentifier: String?,
                 recipe: String, selection: String, status: Status, reason: String? = nil, errorCode: String? = nil,
@@ -72,6 +77,14 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var modified: Int64
     /// No longer produced by its input (the filter or the template changed): left on disk until `--prune`.
     public var stale: Bool
+    /// Hash of what shaped this output (the item's shared recipe and the output's own format,
+    /// quality and size): an unchanged, intact output is kept when the item is redone.
+    public var recipe: String?
+    public var format: String?
+    /// The variant's size as the pipeline lists it, and the output's pixels.
+    public var variantSize: Int?
+    public var width: Int?
+    public var height: Int?
 
     public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
         self.path = path
@@ -132,7 +145,9 @@ public final class StateStore: @unchecked Sendable {
         configuration.busyMode = .timeout(10)
         database = try DatabasePool(path: path, configuration: configuration)
         let migrated = try database.read { db in try Self.migrator.hasCompletedMigrations(db) }
-        guard migrated else { throw StateStoreError(message: "\(path) is not a mediabatch state database of this version") }
+        guard migrated else {
+            throw StateStoreError(message: "\(path) was written by another mediabatch release: a run without --dry-run upgrades it")
+        }
     }
 
     private static var migrator: DatabaseMigrator {
@@ -174,6 +189,20 @@ public final class StateStore: @unchecked Sendable {
                 table.column("totals", .text)
             }
         }
+        migrator.registerMigration("v2: variants") { db in
+            try db.alter(table: "items") { table in
+                table.add(column: "width", .integer)
+                table.add(column: "height", .integer)
+                table.add(column: "placeholder", .text)
+            }
+            try db.alter(table: "outputs") { table in
+                table.add(column: "recipe", .text)
+                table.add(column: "format", .text)
+                table.add(column: "variantSize", .integer)
+                table.add(column: "width", .integer)
+                table.add(column: "height", .integer)
+            }
+        }
         return migrator
     }
 
@@ -211,17 +240,22 @@ public final class StateStore: @unchecked Sendable {
         }
     }
 
+    public func output(_ path: String) throws -> OutputRecord? {
+        try database.read { db in try OutputRecord.fetchOne(db, key: path) }
+    }
+
     /// The input whose output `path` is, if any (stale outputs included: they still occupy the name).
     public func owner(ofOutput path: String) throws -> String? {
         try database.read { db in try OutputRecord.fetchOne(db, key: path)?.input }
     }
 
     /// Records an item's decision and its outputs in one transaction. Outputs it had before and
-    /// no longer produces are kept as stale and returned.
+    /// no longer produces are kept as stale and returned. Nil outputs: those recorded stand.
     @discardableResult
-    public func record(_ item: ItemRecord, outputs: [OutputRecord]) throws -> [OutputRecord] {
+    public func record(_ item: ItemRecord, outputs: [OutputRecord]?) throws -> [OutputRecord] {
         try database.write { db in
             try item.save(db)
+            guard let outputs else { return [] }
             let produced = Set(outputs.map(\.path))
             var stale: [OutputRecord] = []
             for var previous in try OutputRecord.filter(Column("input") == item.input).fetchAll(db)
@@ -267,6 +301,16 @@ public final class StateStore: @unchecked Sendable {
 
     public func forget(output path: String) throws {
         try database.write { db in _ = try OutputRecord.deleteOne(db, key: path) }
+    }
+
+    /// Every item whose outputs stand, with them, in input order (the manifest).
+    public func producedOutputs() throws -> [(item: ItemRecord, outputs: [OutputRecord])] {
+        try database.read { db in
+            let items = try ItemRecord.filter(Column("status") == ItemRecord.Status.ok.rawValue).order(Column("input")).fetchAll(db)
+            let outputs = Dictionary(grouping: try OutputRecord.filter(Column("stale") == false).order(Column("path")).fetchAll(db),
+                                     by: \.input)
+            return items.compactMap { item in outputs[item.input].map { (item, $0) } }
+        }
     }
 
     // MARK: Status

@@ -30,6 +30,27 @@ public final class VImage: @unchecked Sendable {
         return VImage(owning: out!)
     }
 
+    /// Decodes `path` to exactly `width` × `height`, orientation applied (the caller keeps the
+    /// aspect ratio), shrinking on load.
+    public static func thumbnail(of path: String, width: Int, height: Int) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try check(mb_vips_thumbnail_exact(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail")
+        return VImage(owning: out!)
+    }
+
+    /// This image resized to exactly `width` × `height` with `thumbnail`'s kernel.
+    public func resized(width: Int, height: Int) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try check(mb_vips_resize_exact(pointer, Int32(clamping: width), Int32(clamping: height), &out), "resize")
+        return VImage(owning: out!)
+    }
+
+    /// This image computed once into memory: what is made from it afterwards does not decode
+    /// the file again (libvips pipelines are lazy, and a file read once streams).
+    public func inMemory() throws -> VImage {
+        VImage(owning: try check(vips_image_copy_memory(pointer), "copy_memory"))
+    }
+
     public var width: Int { Int(vips_image_get_width(pointer)) }
     public var height: Int { Int(vips_image_get_height(pointer)) }
     /// Frames of an animation, pages of a TIFF or PDF, images of a HEIF sequence; 1 for a still.
@@ -41,9 +62,9 @@ public final class VImage: @unchecked Sendable {
     public var isCMYK: Bool { vips_image_guess_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
 
     /// Encodes to `path` as `format`, keeping metadata. This is where pixels are computed:
-    /// decode errors surface here.
-    public func save(to path: String, format: ImageFileFormat, quality: Int) throws {
-        try check(mb_vips_save(pointer, path, format.saverName, Int32(quality)), "save \(format.saverName)")
+    /// decode errors surface here. `effort` is the HEIF/AVIF encoder's (0–9).
+    public func save(to path: String, format: ImageFileFormat, quality: Int, effort: Int = 4) throws {
+        try check(mb_vips_save(pointer, path, format.saverName, Int32(quality), Int32(effort)), "save \(format.saverName)")
     }
 
     /// Every pixel, band-interleaved row by row, each sample `bitsPerSample` wide in the

@@ -14,6 +14,7 @@ struct MediaBatchCommand: ParsableCommand {
             """,
         version: MediaBatchVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, StatusCommand.self, MergeReportsCommand.self,
+                      MergeManifestsCommand.self,
                       WorkerCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; mediabatch promises 2 for anything invalid.

@@ -42,6 +42,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write Prometheus text-format metrics (node_exporter's textfile collector) to this file.")
     var metrics: String?
 
+    @Option(help: "Write the manifest of every item's outputs to this file (overrides output.manifest).")
+    var manifest: String?
+
     @Flag(help: "Read headers, classify and filter, and list what would be done (stdout): new, changed, unchanged, filtered, failed-before; write nothing.")
     var dryRun = false
 
@@ -85,6 +88,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalid)
         }
         finish(result)
+        if let made = runner.manifest { writeManifest(made, loaded, options) }
         if let signal = trap.signal { throw ExitCode(128 + signal) }
         if result.totals.failed > 0 { throw ExitCode(ExitStatus.itemsFailed) }
     }
@@ -100,6 +104,7 @@ struct RunCommand: ParsableCommand {
         options.prune = prune
         options.shard = try state.shard.resolved()
         options.statePath = state.state.map(commandLinePath)
+        options.makesManifest = manifest != nil || loaded.output.manifest != nil
         if !loaded.input.trusted {
             let pipelineFile = commandLinePath(file.pipeline)
             options.isolation = .init(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
@@ -119,6 +124,26 @@ struct RunCommand: ParsableCommand {
             fflush(stdout) // the listing before the summary
         }
         printError("mediabatch: \(result.summary)")
+    }
+
+    /// `--manifest`, else `output.manifest` in the output tree (one per shard: `merge-manifests` joins them).
+    private func writeManifest(_ made: Manifest, _ loaded: Pipeline, _ options: RunOptions) {
+        guard let relative = loaded.output.manifest, manifest == nil else {
+            return write(manifest, "the manifest") { try made.jsonData() }
+        }
+        let path = options.shard.map { Self.tagged(relative, $0) } ?? relative
+        do {
+            try made.write(path, under: options.outputRoot, via: options.temporaryFolder)
+        } catch {
+            printError("error: cannot write the manifest to \(path): \(error)")
+        }
+    }
+
+    /// `manifest.json` of shard 0 of 4 is `manifest.shard-0-of-4.json`.
+    static func tagged(_ path: String, _ shard: Shard) -> String {
+        let name = path as NSString
+        let tag = ".\(shard.tag)"
+        return name.pathExtension.isEmpty ? path + tag : name.deletingPathExtension + tag + "." + name.pathExtension
     }
 
     /// Writes a file the command line asked for; a failure is reported, not fatal: the run is done.

@@ -81,7 +81,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
                                                                        maxPixelSize: nil))
         XCTAssertGreaterThan(heicPlan.estimatedBytes, 80 << 20)
         XCTAssertEqual(moviePlan.estimatedBytes, CostEstimator.copyBytes)
-        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .heic, quality: Defaults.quality)], "decode chooses no format")
+        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .heic, quality: Defaults.keptFormatQuality)], "decode chooses no format")
     }
 
     func testTheLimitsDecideWhetherNotHow() throws {

@@ -61,9 +61,14 @@ extension RunsPipelines {
 
     /// A pixel stage as the run builds it from its JSON (between a decode and a write, as validation wants).
     static func pixelStage(_ json: String, output: URL = Fixtures.temporaryFolder()) throws -> PipelineStage {
-        let pipeline = try pipeline(#"{"stage": "decode"}, \#(json), {"stage": "write"}"#)
+        try stageList(#"{"stage": "decode"}, \#(json), {"stage": "write"}"#, output: output)[1]
+    }
+
+    /// Every stage of a pipeline as the run builds them.
+    static func stageList(_ stages: String, output: URL = Fixtures.temporaryFolder()) throws -> [PipelineStage] {
+        let pipeline = try pipeline(stages)
         let environment = RunEnvironment(outputRoot: output, temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all"),
                                          limits: pipeline.limits)
-        return StageFactory.make(pipeline.stages, environment)[1]
+        return StageFactory.make(pipeline.stages, environment)
     }
 }

@@ -108,7 +108,7 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
              #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
             (stages(#"{"stage": "resize"}"#),
-             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, stripMetadata, write, stripLocation), found "resize""#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
              #"stages[0].fast: unknown key; expected one of "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
@@ -162,7 +162,7 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "../{stem}.{ext}"}"#),
              #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
-             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd} or {hash:N}"),
+             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),
@@ -180,6 +180,55 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "input": {"root": 5}, "stages": [{"stage": "decode"}]}"#,
              "input.root: expected a string, found 5"),
             (#"[1, 2]"#, "expected an object, found an array"),
+        ]
+        for (json, expected) in cases {
+            XCTAssertEqual(failure(json), expected, json)
+        }
+    }
+
+    func testVariantsDecodeWithEachFormatsQuality() throws {
+        let pipeline = try decode(stages(#"""
+            {"stage": "decode"}, {"stage": "variants", "sizes": [640, 1280], "formats": ["avif", "webp", "png"],
+             "quality": {"webp": 75}, "placeholder": "thumbhash"}, {"stage": "write", "path": "{stem}-{width}.{ext}"}
+            """#))
+        guard case .variants(let variants)? = pipeline.stage(.variants) else { return XCTFail("no variants") }
+        XCTAssertEqual(variants.sizes, [640, 1280])
+        XCTAssertEqual(variants.formats, [.avif, .webp, .png])
+        XCTAssertEqual(variants.quality, [.avif: Defaults.quality[.avif]!, .webp: 75], "PNG is lossless: no quality")
+        XCTAssertEqual(variants.placeholder, .thumbhash)
+    }
+
+    func testVariantsMistakesNameBothStagesOrWhatIsMissing() {
+        let variants = #"{"stage": "variants", "sizes": [320, 640], "formats": ["webp", "jpeg"]}"#
+        let write = #"{"stage": "write", "path": "{stem}-{size}.{ext}"}"#, decode = #"{"stage": "decode"}"#
+        func only(_ options: String) -> String { stages(#"\#(decode), {"stage": "variants", \#(options)}, \#(write)"#) }
+        let combination = #"cannot be combined: "variants" sizes and encodes every output itself, in place of "downsample" and "transcode""#
+        let cases: [(String, String)] = [
+            (stages(#"\#(decode), {"stage": "downsample", "maxPixelSize": 100}, \#(variants), \#(write)"#),
+             #"stages[2]: "variants" and "downsample" (stages[1]) \#(combination)"#),
+            (stages(#"\#(decode), \#(variants), {"stage": "transcode", "to": "jpeg"}, \#(write)"#),
+             #"stages[2]: "transcode" and "variants" (stages[1]) \#(combination)"#),
+            (stages(#"\#(decode), \#(variants), {"stage": "write", "path": "{stem}.{ext}"}"#),
+             #"stages[2].path: with 2 variant sizes, expected {size} or {width} in "{stem}.{ext}", or every size would be written to the same file"#),
+            (stages(#"\#(decode), {"stage": "variants", "sizes": [320], "formats": ["webp", "jpeg"]}, {"stage": "write", "path": "{stem}-{size}"}"#),
+             #"stages[2].path: with 2 variant formats, expected {ext} in "{stem}-{size}", or every format would be written to the same file"#),
+            (stages(#"\#(decode), {"stage": "write", "path": "{stem}-{width}.{ext}"}"#),
+             #"stages[1].path: {width} names a variant: it needs a "variants" stage"#),
+            (only(#""sizes": [], "formats": ["jpeg"]"#), "stages[1].sizes: expected at least one size"),
+            (only(#""sizes": [320, 320], "formats": ["jpeg"]"#), "stages[1].sizes[1]: this size appears twice"),
+            (only(#""sizes": [0], "formats": ["jpeg"]"#), "stages[1].sizes[0]: expected a positive integer, found 0"),
+            (only(#""sizes": [320], "formats": ["jpeg", "gif"]"#),
+             #"stages[1].formats[1]: expected an output format (one of jpeg, png, webp, avif, heic), found "gif""#),
+            (only(#""sizes": [320], "formats": ["jpeg", "png"], "quality": {"png": 50}"#),
+             #"stages[1].quality.png: expected a lossy format of this stage's formats (one of jpeg), found "png""#),
+            (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"jpeg": 101}"#),
+             "stages[1].quality.jpeg: expected an integer from 1 to 100, found 101"),
+            (only(#""sizes": [320], "formats": ["jpeg"], "placeholder": "blurhash""#),
+             #"stages[1].placeholder: expected a placeholder (one of thumbhash), found "blurhash""#),
+            (stages(#"\#(variants), \#(decode), \#(write)"#), #"stages[0]: "variants" needs a "decode" stage before it"#),
+            (stages(#"\#(decode), \#(variants)"#), #"stages: "variants" has no effect without a "write" stage"#),
+            (#"{"version": 1, "output": {"manifest": "../m.json"}, "stages": [\#(decode)]}"#,
+             #"output.manifest: expected a file path relative to the output root, without empty, "." or ".." parts, found "../m.json""#),
         ]
         for (json, expected) in cases {
             XCTAssertEqual(failure(json), expected, json)

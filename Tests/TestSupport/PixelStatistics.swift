@@ -16,17 +16,26 @@ extension VImage {
         return sums.map { $0 / pixels }
     }
 
-    /// The mean absolute difference of every sample from `other`'s, which has the same size and bands.
+    /// The mean absolute difference of every sample from `other`'s, which has the same size;
+    /// bands only one of them has (an alpha a JPEG could not keep) are left out.
     public func meanAbsoluteDifference(from other: VImage) throws -> Double {
-        let mine = try samples(), theirs = try other.samples()
-        guard mine.count == theirs.count else { throw PixelStatisticsError.differentShapes(mine.count, theirs.count) }
-        var sum = 0
-        for index in mine.indices { sum += abs(mine[index] - theirs[index]) }
-        return Double(sum) / Double(max(1, mine.count))
+        try Self.meanAbsoluteDifference(samples(), bands, try other.samples(), other.bands)
     }
 
-    /// Every sample as an integer: 8-bit and 16-bit images.
-    private func samples() throws -> [Int] {
+    public static func meanAbsoluteDifference(_ mine: [Int], _ myBands: Int, _ theirs: [Int], _ theirBands: Int) throws -> Double {
+        guard mine.count / myBands == theirs.count / theirBands else {
+            throw PixelStatisticsError.differentShapes(mine.count / myBands, theirs.count / theirBands)
+        }
+        let bands = min(myBands, theirBands)
+        var sum = 0
+        for pixel in 0..<mine.count / myBands {
+            for band in 0..<bands { sum += abs(mine[pixel * myBands + band] - theirs[pixel * theirBands + band]) }
+        }
+        return Double(sum) / Double(max(1, mine.count / myBands * bands))
+    }
+
+    /// Every sample as an integer, band-interleaved row by row: 8-bit and 16-bit images.
+    public func samples() throws -> [Int] {
         let bytes = try pixels()
         switch bitsPerSample {
         case 8: return bytes.map(Int.init)

@@ -42,7 +42,7 @@ final class CLITests: XCTestCase {
     func testEveryShippedPipelineValidatesAndRuns() throws {
         try Vips.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json"])
+        XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json", "web-responsive.json"])
         for file in files {
             let validate = try mediabatch(["validate", "pipelines/\(file)"])
             XCTAssertEqual(validate.exitCode, 0, "\(file): \(validate.stderr)")
@@ -66,11 +66,13 @@ final class CLITests: XCTestCase {
                                    try input.resourceValues(forKeys: [.fileSizeKey]).fileSize, written.path)
                 } else {
                     let image = try VImage.open(written.path)
-                    let loaders = ["jpg": "jpegload", "png": "pngload", "webp": "webpload"]
+                    let loaders = ["jpg": "jpegload", "png": "pngload", "webp": "webpload", "avif": "heifload"]
                     XCTAssertEqual(image.loader, loaders[written.pathExtension], written.path)
                     XCTAssertLessThanOrEqual(max(image.width, image.height), 2048, written.path)
                 }
-                XCTAssertEqual(item["bytesOut"] as? Int, try written.resourceValues(forKeys: [.fileSizeKey]).fileSize)
+                let variants = (item["variants"] as? [[String: Any]])?.compactMap { $0["bytes"] as? Int }
+                XCTAssertEqual(item["bytesOut"] as? Int, try variants.map { $0.reduce(0, +) }
+                               ?? written.resourceValues(forKeys: [.fileSizeKey]).fileSize, written.path)
             }
             XCTAssertTrue(run.stderr.contains("mediabatch: \(totals["items"]!) items: \(totals["ok"]!) ok, 0 failed"), run.stderr)
         }

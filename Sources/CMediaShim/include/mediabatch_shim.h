@@ -21,13 +21,23 @@ int mb_vips_startup(const char *argv0);
  * corrupt files fail instead of decoding half grey. */
 int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out);
 
+/* vips_thumbnail is variadic. Decodes to exactly width x height (orientation applied, size=force):
+ * the caller computes both sides from the upright source, so that an output's pixels are known
+ * before it is made. Shrinks on load where the format allows. */
+int mb_vips_thumbnail_exact(const char *path, int width, int height, VipsImage **out);
+
+/* vips_thumbnail_image is variadic. Resizes an image (in memory: no shrink-on-load) to exactly
+ * width x height with the same kernel as vips_thumbnail. */
+int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out);
+
 /* vips_copy is variadic. A copy shares pixels but owns its metadata, so fields can be removed
  * without touching the image it came from. */
 int mb_vips_copy(VipsImage *in, VipsImage **out);
 
 /* The savers are variadic and picked here by name ("jpeg", "png", "webp", "gif", "tiff", "heif",
- * "avif") rather than by filename suffix, because outputs are written to a temporary name first. */
-int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality);
+ * "avif") rather than by filename suffix, because outputs are written to a temporary name first.
+ * effort is libheif's CPU effort (0-9) for HEIF and AVIF; the other savers ignore it. */
+int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality, int effort);
 
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);

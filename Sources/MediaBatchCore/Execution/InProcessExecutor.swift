@@ -44,7 +44,7 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
             context.plan = job.plan ?? plan(context)
         }
         if let error = run(.pixels, on: context) { return PixelOutcome(error: error) }
-        return PixelOutcome(outputs: context.written, removedMetadata: context.removedMetadata)
+        return PixelOutcome(outputs: context.written, removedMetadata: context.removedMetadata, placeholder: context.placeholder)
     }
 
     func contentIdentifier(path: String, format: MediaFormat) -> String? {

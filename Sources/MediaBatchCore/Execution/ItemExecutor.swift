@@ -42,11 +42,15 @@ struct PixelOutcome: Codable, Equatable, Sendable {
     var error: ItemError?
     var outputs: [WrittenOutput] = []
     var removedMetadata: [String] = []
+    var placeholder: String?
 }
 
-/// One published output.
+/// One output as it stands after `write`: published now, or reused as an earlier run wrote it.
 struct WrittenOutput: Codable, Equatable, Sendable {
-    /// Relative to the output root.
-    let path: String
+    /// What was planned for it (its path set).
+    let planned: PlannedOutput
     let bytes: Int
+
+    /// Relative to the output root.
+    var path: String { planned.path ?? "" }
 }

@@ -54,4 +54,19 @@ public enum CostEstimator {
         if reduction >= 4 { return 4 }
         return 1
     }
+
+    /// Bytes per pixel an encoder holds besides the image, by format (a first calibration:
+    /// see the README's "Memory budget").
+    static let encoderBytesPerPixel: [OutputFormat: Double] = [.jpeg: 0.5, .png: 1, .webp: 6, .avif: 12, .heic: 24]
+
+    /// `variants`: decoding for the largest variant, every variant kept in memory (3 bytes a
+    /// pixel; the pyramid holds them until `write`), and the hungriest encoder on the largest one.
+    static func estimate(variantsOf header: ImageHeader, pixels: [PixelSize], formats: Set<OutputFormat>) -> Int {
+        let largest = pixels.map(\.longestSide).max() ?? max(header.width, header.height)
+        let decode = estimate(image: header, maxPixelSize: largest)
+        let kept = pixels.reduce(0) { $0 + $1.width * $1.height * 3 }
+        let largestArea = Double(pixels.map { $0.width * $0.height }.max() ?? 0)
+        let encoder = formats.compactMap { encoderBytesPerPixel[$0] }.max() ?? 0
+        return decode + kept + Int(largestArea * encoder)
+    }
 }

@@ -38,10 +38,42 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var milliseconds: Int
     /// The memory the scheduler reserved for the item.
     public internal(set) var estimatedBytes: Int?
+    /// With `variants`: every output of the item.
+    public internal(set) var variants: [Variant]?
+    /// With `variants` and a placeholder: the item's ThumbHash, base64.
+    public internal(set) var placeholder: String?
+
+    /// Files written for the item in this run: its variants but those reused, else its output.
+    var outputsWritten: Int {
+        guard status == .ok else { return 0 }
+        return variants.map { $0.filter { !$0.reused }.count } ?? (output == nil ? 0 : 1)
+    }
+
+    /// One output of a `variants` item.
+    public struct Variant: Codable, Equatable, Sendable {
+        /// Relative to the output root.
+        public let path: String
+        public let format: String
+        /// The size as listed in the pipeline.
+        public let size: Int
+        public let width: Int
+        public let height: Int
+        public let bytes: Int
+        /// Kept as an earlier run wrote it (its recipe unchanged, the file intact).
+        public let reused: Bool
+    }
 }
 
 extension ItemResult.ErrorInfo {
     init(_ error: ItemError) {
         self.init(code: error.code, stage: error.stage.rawValue, message: error.message)
+    }
+}
+
+extension ItemResult.Variant {
+    init(_ output: WrittenOutput) {
+        self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size ?? 0,
+                  width: output.planned.variant?.pixels.width ?? 0, height: output.planned.variant?.pixels.height ?? 0,
+                  bytes: output.bytes, reused: output.planned.reused)
     }
 }

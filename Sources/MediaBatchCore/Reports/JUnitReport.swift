@@ -9,7 +9,8 @@ public enum JUnitReport {
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<testsuites name="mediabatch" tests="\#(report.totals.items)" failures="\#(report.totals.failed)" time="\#(seconds(report.milliseconds))">"#,
             #"  <testsuite name="\#(escape(report.pipeline))\#(report.shard.map { " shard \($0)" } ?? "")" tests="\#(report.totals.items)" failures="\#(report.totals.failed)" skipped="\#(report.totals.skipped)" timestamp="\#(report.startedAt)" time="\#(seconds(report.milliseconds))">"#,
-            #"    <properties><property name="mediabatch.version" value="\#(escape(report.mediabatchVersion ?? "unknown"))"/></properties>"#,
+            #"    <properties><property name="mediabatch.version" value="\#(escape(report.mediabatchVersion ?? "unknown"))"/>"#
+                + #"<property name="mediabatch.outputs" value="\#(report.totals.outputs ?? 0)"/></properties>"#,
         ]
         for item in report.items {
             let folder = (item.input as NSString).deletingLastPathComponent

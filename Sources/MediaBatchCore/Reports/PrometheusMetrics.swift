@@ -24,6 +24,7 @@ public enum PrometheusMetrics {
               ItemChange.allCases.map { (#",change="\#($0.rawValue)""#, Double(totals.changes[$0.rawValue] ?? 0)) })
         gauge("input_bytes", "Bytes of input the last run read.", [("", Double(totals.bytesIn))])
         gauge("output_bytes", "Bytes of output the last run wrote.", [("", Double(totals.bytesOut))])
+        gauge("outputs_written", "Files the last run wrote (each variant counts).", [("", Double(totals.outputs ?? 0))])
         gauge("run_duration_seconds", "Wall-clock duration of the last run.", [("", Double(report.milliseconds) / 1000)])
         gauge("peak_memory_bytes", "Peak resident memory of the last run.", [("", Double(peakMemoryBytes))])
         gauge("orphaned_outputs", "Outputs whose input vanished, found by the last run.",

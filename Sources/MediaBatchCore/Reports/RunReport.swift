@@ -12,11 +12,14 @@ public struct RunReport: Codable, Equatable, Sendable {
         public var unchanged = 0
         public var bytesIn = 0
         public var bytesOut = 0
+        /// Files written (each variant counts); absent from reports of releases before it was counted.
+        public var outputs: Int?
         /// Items by why they were done (or not): `new`, `inputChanged`, `pipelineChanged`,
         /// `outputMissing`, `outputAltered`, `failedBefore`, `forced`, `unchanged`.
         public var changes: [String: Int] = [:]
 
         init(_ items: [ItemResult]) {
+            outputs = items.reduce(0) { $0 + $1.outputsWritten }
             for item in items {
                 self.items += 1
                 bytesIn += item.bytesIn

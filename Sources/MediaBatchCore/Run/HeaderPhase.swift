@@ -80,25 +80,60 @@ struct HeaderPhase: Sendable {
         item.entry?.contentIdentifier = verdict.contentIdentifier
         if let error = verdict.error { return .decided(item.failed(error), item) }
         if let reason = verdict.skipReason { return .decided(item.skipped(reason), item) }
-        guard var plan = verdict.plan else { return .decided(item.failed(.workerCrashed, "the header phase planned nothing"), item) }
-        if let taken = claims.claim(plan.paths, for: job.input.relativePath) {
+        guard let plan = verdict.plan else { return .decided(item.failed(.workerCrashed, "the header phase planned nothing"), item) }
+        item.entry?.upright = plan.upright
+        if let collision = claim(plan, for: job.input.relativePath) {
             executor.forget(job)
-            return .decided(item.failed(.outputCollision, "\(taken.output) is already the output of \(taken.holder)", stage: .write), item)
+            return .decided(item.failed(.outputCollision, collision, stage: .write), item)
         }
         if assessment.outputsStandIfSelected, let previous = assessment.previous, let entry = item.entry {
             // Only the filter changed and it still selects the item: its outputs stand.
             executor.forget(job)
-            let outputs = ledger.recordedOutputs(of: job.input.relativePath)
-            _ = try? ledger.record(job.input.relativePath, entry, status: .ok, outputs: outputs, reason: nil, error: nil,
+            _ = try? ledger.record(job.input.relativePath, entry, status: .ok, outputs: nil, reason: nil, error: nil,
                                    milliseconds: previous.milliseconds)
-            item.entry = nil
-            item.change = .unchanged
-            return .decided(item.unchanged(previous, outputs: outputs), item)
+            return standing(item, previous, ledger.recordedOutputs(of: job.input.relativePath))
+        }
+        item.note = note
+        return admit(item, job, plan, assessment)
+    }
+
+    /// Claims the planned outputs; the reason when one is taken, or planned twice for the item.
+    private func claim(_ plan: ItemPlan, for input: String) -> String? {
+        if let twice = Dictionary(grouping: plan.paths, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            return "\(twice) would be written twice: write.path does not tell this item's outputs apart"
+        }
+        return claims.claim(plan.paths, for: input).map { "\($0.output) is already the output of \($0.holder)" }
+    }
+
+    /// Outputs an earlier run wrote from the same recipe, still intact, are kept (a variant
+    /// size or format was added, or a file went missing); when that is every one, nothing runs.
+    private func admit(_ item: ItemFindings, _ job: ItemJob, _ plan: ItemPlan, _ assessment: RunLedger.Assessment) -> PreparedItem {
+        var plan = plan
+        if let change = item.change, [.pipelineChanged, .outputMissing, .outputAltered].contains(change), let entry = item.entry {
+            for index in plan.outputs.indices {
+                plan.outputs[index].reused = ledger.canReuse(plan.outputs[index], for: job.input.relativePath,
+                                                             shared: entry.fingerprints.shared)
+            }
+            if let previous = assessment.previous, !plan.paths.isEmpty, plan.outputs.allSatisfy(\.reused) {
+                executor.forget(job)
+                if !dryRun {
+                    _ = try? ledger.record(job.input.relativePath, entry, status: .ok, outputs: plan.outputs, reason: nil,
+                                           error: nil, milliseconds: previous.milliseconds)
+                }
+                return standing(item, previous, plan.paths)
+            }
         }
         // A dry run decodes nothing, so it reserves nothing.
         if dryRun { plan.estimatedBytes = 0 }
-        item.note = note
         return PreparedItem(findings: item, decision: .admitted(job, plan))
+    }
+
+    /// The item's outputs stand as an earlier run wrote them: reported unchanged, nothing more recorded.
+    private func standing(_ item: ItemFindings, _ previous: ItemRecord, _ outputs: [String]) -> PreparedItem {
+        var item = item
+        item.entry = nil
+        item.change = .unchanged
+        return .decided(item.unchanged(previous, outputs: outputs), item)
     }
 
     /// What an item's outputs and selection depend on, for its format (nil: not media).
@@ -111,7 +146,8 @@ struct HeaderPhase: Sendable {
             let still = FileStamp(path: input.root.appendingPathComponent(pair.partner).path)
             fingerprint.selection.append("still \(still?.size ?? -1) \(still?.modifiedNanoseconds ?? -1)")
         }
-        return .init(recipe: ContentHash.of(fingerprint.recipe.joined(separator: "\n")),
+        return .init(recipe: ContentHash.of((fingerprint.recipe + fingerprint.outputs).joined(separator: "\n")),
+                     shared: ContentHash.of(fingerprint.recipe.joined(separator: "\n")),
                      selection: ContentHash.of(fingerprint.selection.joined(separator: "\n")))
     }
 }

@@ -50,8 +50,12 @@ struct ItemFindings: Sendable {
         result.estimatedBytes = estimate
         guard outcome.error == nil else { return result }
         result.output = outcome.outputs.first?.path
-        result.bytesOut = outcome.outputs.reduce(0) { $0 + $1.bytes }
+        result.bytesOut = outcome.outputs.filter { !$0.planned.reused }.reduce(0) { $0 + $1.bytes }
         result.removedMetadata = outcome.removedMetadata.isEmpty ? nil : outcome.removedMetadata
+        if outcome.outputs.contains(where: { $0.planned.variant != nil }) {
+            result.variants = outcome.outputs.map(ItemResult.Variant.init)
+            result.placeholder = outcome.placeholder
+        }
         return result
     }
 

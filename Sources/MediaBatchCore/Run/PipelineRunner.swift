@@ -40,6 +40,10 @@ public final class PipelineRunner: @unchecked Sendable {
 
     public var reservedBytes: Int { scheduler.reservedBytes }
 
+    /// After `run`, with `options.makesManifest` and unless a dry run: every item's outputs as
+    /// the state database records them.
+    public private(set) var manifest: Manifest?
+
     public func run() throws -> RunReport {
         try checkRoots()
         try prepareLibvipsAndFolders()
@@ -53,6 +57,7 @@ public final class PipelineRunner: @unchecked Sendable {
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
         let stale = options.prune ? [] : Set(ledger.staleOutputs()).union(recorder.staleOutputs).sorted()
+        if options.makesManifest && !options.dryRun { manifest = Manifest(ledger.producedOutputs()) }
         let report = RunReport(
             pipeline: options.pipelineName, inputRoot: options.inputRoot, outputRoot: options.outputRoot,
             startedAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()),
@@ -78,22 +83,25 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         scheduler.run(items.map(header.prepare)) { [self] prepared in
             switch prepared.decision {
-            case .decided(let result): recorder.finish(result, prepared.findings.entry)
-            case .admitted(let job, let plan): recorder.finish(pixelPhase(prepared.findings, job, plan), prepared.findings.entry)
+            case .decided(let result): recorder.finish(result, prepared.findings.entry, outputs: [])
+            case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder)
             }
         }
         executor.shutdown()
     }
 
     /// On a scheduler lane: the pixel stages, or, in a dry run, where the item would go.
-    private func pixelPhase(_ findings: ItemFindings, _ job: ItemJob, _ plan: ItemPlan) -> ItemResult {
+    private func pixelPhase(_ findings: ItemFindings, _ job: ItemJob, _ plan: ItemPlan, _ recorder: RunRecorder) {
         guard !options.dryRun else {
             executor.forget(job)
-            return findings.planned(plan)
+            return recorder.finish(findings.planned(plan), findings.entry, outputs: nil)
         }
         var job = job
         job.plan = plan
-        return findings.ran(executor.pixels(job), estimate: plan.estimatedBytes)
+        let outcome = executor.pixels(job)
+        var entry = findings.entry
+        entry?.placeholder = outcome.placeholder
+        recorder.finish(findings.ran(outcome, estimate: plan.estimatedBytes), entry, outputs: outcome.outputs.map(\.planned))
     }
 
     private func checkRoots() throws {

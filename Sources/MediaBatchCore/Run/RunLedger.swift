@@ -9,6 +9,8 @@ final class RunLedger: @unchecked Sendable {
     struct Fingerprints {
         /// The output version and every stage that applies to it.
         let recipe: String
+        /// What every output of the item shares: the recipe but for which outputs there are.
+        let shared: String
         /// The filter (and, for a Live Photo movie kept with its still, the still's stamp).
         let selection: String
     }
@@ -31,6 +33,10 @@ final class RunLedger: @unchecked Sendable {
         /// Known once the header has been read.
         var contentIdentifier: String?
         let fingerprints: Fingerprints
+        /// An image's size as shown, once planned.
+        var upright: PixelSize?
+        /// Its placeholder, once its variants are made.
+        var placeholder: String?
     }
 
     private let store: StateStore?
@@ -80,11 +86,33 @@ final class RunLedger: @unchecked Sendable {
     /// Missing or altered outputs of the item's last run, if any.
     private func outputDamage(of input: String) -> ItemChange? {
         for output in (try? store?.outputs(of: input)) ?? [] {
-            let path = outputRoot.appendingPathComponent(output.path).path
-            guard let stamp = FileStamp(path: path) else { return .outputMissing }
-            if stamp != output.stamp, (try? ContentHash.ofFile(atPath: path)) != output.contentHash { return .outputAltered }
+            guard let damage = damage(of: output) else { continue }
+            return damage
         }
         return nil
+    }
+
+    private func damage(of output: OutputRecord) -> ItemChange? {
+        let path = outputRoot.appendingPathComponent(output.path).path
+        guard let stamp = FileStamp(path: path) else { return .outputMissing }
+        if stamp != output.stamp, (try? ContentHash.ofFile(atPath: path)) != output.contentHash { return .outputAltered }
+        return nil
+    }
+
+    /// Whether an earlier run wrote `output` for `input` from the same recipe, and it is still as written.
+    func canReuse(_ output: PlannedOutput, for input: String, shared: String) -> Bool {
+        guard let path = output.path, let record = try? store?.output(path), record.input == input, !record.stale,
+              record.recipe == Self.recipe(of: output, shared: shared) else { return false }
+        return damage(of: record) == nil
+    }
+
+    private static func recipe(of output: PlannedOutput, shared: String) -> String {
+        ContentHash.of(shared + "\n" + output.spec)
+    }
+
+    /// Every item whose outputs stand, with them, in input order.
+    func producedOutputs() -> [(item: ItemRecord, outputs: [OutputRecord])] {
+        (try? store?.producedOutputs()) ?? []
     }
 
     /// The outputs the last run recorded for `input`, relative to the output root.
@@ -118,24 +146,39 @@ final class RunLedger: @unchecked Sendable {
         try? store?.markSeen(batch, run: run)
     }
 
-    /// Records a decision and its outputs; returns the item's earlier outputs it no longer
-    /// produces (removed with `--prune`).
-    func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [String], reason: String?,
+    /// Records a decision and its outputs (nil: those recorded stand); returns the item's
+    /// earlier outputs it no longer produces (removed with `--prune`).
+    func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
                 error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> [String] {
         guard writes, let store else { return [] }
-        let outputs = try outputs.map { output in
-            let path = outputRoot.appendingPathComponent(output).path
-            guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-            return OutputRecord(path: output, input: input, contentHash: try ContentHash.ofFile(atPath: path), stamp: stamp)
-        }
-        let record = ItemRecord(
+        let previous = try store.item(input)
+        var record = ItemRecord(
             input: input, stamp: entry.stamp, contentHash: entry.contentHash, format: entry.format?.rawValue,
             contentIdentifier: entry.contentIdentifier, recipe: entry.fingerprints.recipe,
             selection: entry.fingerprints.selection, status: status, reason: reason ?? error?.message,
             errorCode: error?.code.rawValue, errorStage: error?.stage, milliseconds: milliseconds, run: run)
-        let stale = try store.record(record, outputs: outputs)
+        record.width = entry.upright?.width ?? previous?.width
+        record.height = entry.upright?.height ?? previous?.height
+        // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
+        record.placeholder = entry.placeholder ?? previous?.placeholder
+        let stale = try store.record(record, outputs: try outputs?.map { try outputRecord($0, of: input, shared: entry.fingerprints.shared) })
         if prune { stale.forEach(removeOutput) }
         return stale.map(\.path)
+    }
+
+    /// An output as written, hashed unless its recorded stamp shows it untouched since.
+    private func outputRecord(_ output: PlannedOutput, of input: String, shared: String) throws -> OutputRecord {
+        let relative = output.path ?? ""
+        let path = outputRoot.appendingPathComponent(relative).path
+        guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+        let recorded = try store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0.contentHash : nil }
+        var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)
+        record.recipe = Self.recipe(of: output, shared: shared)
+        record.format = output.format.rawValue
+        record.variantSize = output.variant?.size
+        record.width = output.variant?.pixels.width
+        record.height = output.variant?.pixels.height
+        return record
     }
 
     /// After a run that listed every input: the outputs of inputs that vanished (or left the

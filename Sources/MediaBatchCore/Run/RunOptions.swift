@@ -21,6 +21,8 @@ public struct RunOptions: Sendable {
     public var statePath: URL?
     /// Decoders run in worker processes (untrusted input); nil runs them in this process.
     public var isolation: Isolation?
+    /// Make the manifest of every item's outputs (see `PipelineRunner.manifest`).
+    public var makesManifest = false
 
     /// What worker processes are started with.
     public struct Isolation: Sendable {
@@ -59,7 +61,7 @@ public struct RunOptions: Sendable {
     var resolvedStatePath: URL { statePath ?? Self.defaultStatePath(outputRoot: outputRoot, shard: shard) }
 
     /// Emptied when a run starts: whatever is there was left by a killed run of this shard.
-    var temporaryFolder: URL {
+    public var temporaryFolder: URL {
         Self.workFolder(outputRoot).appendingPathComponent("tmp").appendingPathComponent(shard?.tag ?? "all")
     }
 }

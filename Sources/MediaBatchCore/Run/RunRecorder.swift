@@ -24,13 +24,13 @@ final class RunRecorder: @unchecked Sendable {
         self.onItemFinished = onItemFinished
     }
 
-    func finish(_ result: ItemResult, _ entry: RunLedger.Entry?) {
+    /// `outputs`: what the item's outputs now are (nil: as recorded).
+    func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?) {
         var result = result
         var stale: [String] = []
         if let entry, let status = Self.recordedStatus(result.status) {
             do {
-                // The report names one output per item: the only one today.
-                stale = try ledger.record(result.input, entry, status: status, outputs: result.output.map { [$0] } ?? [],
+                stale = try ledger.record(result.input, entry, status: status, outputs: outputs,
                                           reason: result.reason, error: result.error, milliseconds: result.milliseconds)
             } catch {
                 // The output stands but is not recorded: the next run redoes the item.

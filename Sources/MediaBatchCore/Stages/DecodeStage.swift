@@ -20,6 +20,9 @@ struct DecodeStage: PipelineStage {
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let image = item.image else { return }
         plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: nil)
+        let stored = PixelSize(width: image.width, height: image.height)
+        // Orientations 5–8 turn the image a quarter: libvips' thumbnail does so, and HEIF comes upright.
+        plan.upright = (5...8).contains(image.orientation) ? PixelSize(width: stored.height, height: stored.width) : stored
     }
 
     func run(_ item: ItemContext) throws {

@@ -30,7 +30,11 @@ final class ItemContext {
     private(set) var skipReason: String?
     /// Metadata the outputs do not carry, for the report.
     var removedMetadata: [String] = []
-    /// Set by `write`: what it published.
+    /// Set by `variants`: each variant's image, by its size as listed, computed into memory once.
+    var renditions: [Int: VImage] = [:]
+    /// Set by `variants` when the pipeline asks for a placeholder (ThumbHash, base64).
+    var placeholder: String?
+    /// Set by `write`: what it published (and what it left as an earlier run wrote it).
     var written: [WrittenOutput] = []
 
     init(_ job: ItemJob) {

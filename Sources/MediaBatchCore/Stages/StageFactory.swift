@@ -9,6 +9,7 @@ enum StageFactory {
             case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
             case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
             case .transcode(let options): return TranscodeStage(options: options)
+            case .variants(let options): return VariantsStage(options: options)
             case .stripMetadata(let groups): return StripMetadataStage(groups: groups)
             case .write(let options): return WriteStage(options: options, environment: environment)
             }

@@ -1,9 +1,8 @@
 import PipelineModel
 import VipsKit
 
-/// Changes the output format and converts colour to sRGB: an embedded profile (Display P3 on
-/// iPhones, Adobe RGB on cameras) is applied, not dropped, so colours survive the new format.
-/// Images already in sRGB (by their profile's description) are left as they are.
+/// Changes the output format and converts colour to sRGB (see `SRGB`), so colours survive the
+/// new format.
 struct TranscodeStage: PipelineStage {
     let options: Stage.Transcode
     var name: Stage.Name { .transcode }
@@ -24,11 +23,6 @@ struct TranscodeStage: PipelineStage {
 
     func run(_ item: ItemContext) throws {
         guard let image = item.image, options.applies(to: item.format) else { return }
-        guard image.isCMYK || image.iccProfile.map({ !ICCProfile.isSRGB($0) }) ?? false else { return }
-        do {
-            item.image = try image.convertedToSRGB()
-        } catch let error as VipsError {
-            throw StageFailure(.decodeFailed, "cannot convert colour to sRGB: \(error.message)")
-        }
+        item.image = try SRGB.converting(image)
     }
 }

@@ -2,6 +2,7 @@ import AVFormatKit
 import Foundation
 import MetadataKit
 import PipelineModel
+import RunState
 import VipsKit
 
 /// Writes each planned output atomically under the output root: images are encoded (this is
@@ -22,32 +23,43 @@ struct WriteStage: PipelineStage {
     /// Placed before any pixel stage runs, so that collisions are caught before work is spent.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         for index in plan.outputs.indices {
-            plan.outputs[index].path = Self.relativeOutput(options.path, for: item, format: plan.outputs[index].format)
+            plan.outputs[index].path = Self.relativeOutput(options.path, for: item, output: plan.outputs[index])
         }
     }
 
+    /// Every output of the item or none (see `AtomicFile`); outputs an earlier run wrote from
+    /// the same recipe are left as they are.
     func run(_ item: ItemContext) throws {
-        for output in item.plan.outputs {
-            guard let relative = output.path else { continue }
-            let bytes = try write(output, to: relative, for: item)
-            item.written.append(WrittenOutput(path: relative, bytes: bytes))
+        let planned = item.plan.outputs.filter { $0.path != nil }
+        let fresh = planned.filter { !$0.reused }
+        for output in fresh { try refuseOverwritingInput(output.path!, item) }
+        let files = fresh.map { output in
+            AtomicFile.File(relativePath: output.path!) { temporary in try produce(output, for: item, at: temporary) }
+        }
+        let sizes = try AtomicFile.write(files, under: environment.outputRoot, via: environment.temporaryFolder)
+        let written = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.path!), sizes))
+        item.written = planned.map { output in
+            WrittenOutput(planned: output, bytes: written[output.path!] ?? Self.size(of: output.path!, under: environment.outputRoot))
         }
     }
 
-    private func write(_ output: PlannedOutput, to relative: String, for item: ItemContext) throws -> Int {
+    private func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
         let destination = environment.outputRoot.appendingPathComponent(relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
+    }
+
+    /// Writes one output's content, turning every failure into the item's reason.
+    private func produce(_ output: PlannedOutput, for item: ItemContext, at temporary: String) throws {
+        let relative = output.path!
         do {
-            return try AtomicFile.write(relative, under: environment.outputRoot, via: environment.temporaryFolder) { temporary in
-                if let image = item.image {
-                    try writeImage(image, item.metadata, as: output, to: temporary)
-                } else if item.stripVideoLocation, let video = item.video {
-                    item.removedMetadata = try writeVideoWithoutLocation(item.input.path, video, to: temporary)
-                } else {
-                    try FileManager.default.copyItem(atPath: item.input.path, toPath: temporary)
-                }
+            if let image = output.variant.flatMap({ item.renditions[$0.size] }) ?? item.image {
+                try writeImage(image, item.metadata, as: output, to: temporary)
+            } else if item.stripVideoLocation, let video = item.video {
+                item.removedMetadata = try writeVideoWithoutLocation(item.input.path, video, to: temporary)
+            } else {
+                try FileManager.default.copyItem(atPath: item.input.path, toPath: temporary)
             }
         } catch let error as VipsError {
             throw Self.classify(error, writing: relative)
@@ -60,26 +72,35 @@ struct WriteStage: PipelineStage {
         }
     }
 
-    /// Where an item's output goes, relative to the output root. A Live Photo's movie is named
-    /// after its still, so the pair stays a pair whatever the still becomes.
-    private static func relativeOutput(_ template: PathTemplate, for item: ItemContext, format: MediaFormat) -> String {
+    private static func size(of relative: String, under root: URL) -> Int {
+        Int(FileStamp(path: root.appendingPathComponent(relative).path)?.size ?? 0)
+    }
+
+    /// Where an output goes, relative to the output root. A Live Photo's movie is named after
+    /// its still, so the pair stays a pair whatever the still becomes.
+    private static func relativeOutput(_ template: PathTemplate, for item: ItemContext, output: PlannedOutput) -> String {
         let input = item.input
         let namedAfter = input.livePhoto.flatMap { pair in
             pair.role == .video ? InputItem(root: input.root, relativePath: pair.partner) : nil
         } ?? input
         return template.render(PathTemplate.Values(
-            dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: format.fileExtension,
-            captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) }, contentHash: item.contentHash))
+            dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: output.format.fileExtension,
+            captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) }, contentHash: item.contentHash,
+            size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))
     }
 
     private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput, to path: String) throws {
+        if let planned = output.variant?.pixels, planned != PixelSize(width: image.width, height: image.height) {
+            throw StageFailure(.encodeFailed, "\(output.path ?? ""): libvips made \(image.width)×\(image.height), "
+                               + "planned \(planned.width)×\(planned.height)")
+        }
         // libvips' jpegsave writes IPTC as an APP13 segment as it is: Photoshop resources there.
         let iptc = metadata?.iptc.map { output.format == .jpeg ? IPTCBlock.photoshopResources(wrapping: $0) : $0 }
         let carrying = try image.carryingMetadata(xmp: metadata?.xmp, iptc: iptc, droppingExif: metadata?.droppedExifFields ?? [])
         guard let format = output.format.imageFileFormat else {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }
-        try carrying.save(to: path, format: format, quality: output.quality)
+        try carrying.save(to: path, format: format, quality: output.quality, effort: Defaults.avifEffort)
         // libvips' own EXIF stays when ours is too big for one JPEG segment; its removed fields are gone from it too.
         guard output.format == .jpeg, let exif = metadata?.exif(for: carrying) else { return }
         let url = URL(fileURLWithPath: path)
@@ -111,7 +132,7 @@ struct WriteStage: PipelineStage {
             return StageFailure(.writeFailed, "cannot write \(relative): \(message)")
         }
         if message.contains("save"), !message.contains("load") {
-            return StageFailure(.encodeFailed, message)
+            return StageFailure(.encodeFailed, "cannot encode \(relative): \(message)")
         }
         return StageFailure(.decodeFailed, message)
     }

@@ -1,0 +1,78 @@
+/// What a pipeline's stages must be together: checked once every stage has been read.
+extension PipelineDecoder {
+    /// Header stages (filter, decode) come first, pixel stages need a decode before them,
+    /// downsample comes before transcode, variants replaces both, each stage appears once, and
+    /// write, when present, is last and names every output apart.
+    func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
+        // Messages name a stage as the file spells it ("stripLocation", not its kind).
+        let spelled = readers.map { reader -> String in
+            if case .object(let fields) = reader.value, case .string(let name)? = fields["stage"] { return name }
+            return ""
+        }
+        var seen: Set<Stage.Name> = []
+        for (index, stage) in stages.enumerated() {
+            let reader = readers[index]
+            guard seen.insert(stage.name).inserted else {
+                throw reader.fail("\"\(spelled[index])\" appears twice; a pipeline runs each stage once")
+            }
+            try checkPlace(stage.name, spelled[index], reader, seen: seen)
+            try checkCombination(stage.name, index, stages, reader)
+            if case .write(let write) = stage { try checkNames(write.path, reader, variants: Self.variants(of: stages)) }
+        }
+        let firstPixelStage = stages.firstIndex { Self.pixelStages.contains($0.name) }
+        if let firstPixelStage, !seen.contains(.write) {
+            throw JSONReader(value: .array([]), path: "stages").fail("\"\(spelled[firstPixelStage])\" has no effect without a \"write\" stage")
+        }
+    }
+
+    static let pixelStages: Set<Stage.Name> = [.downsample, .transcode, .variants, .stripMetadata]
+
+    private static func variants(of stages: [Stage]) -> Stage.Variants? {
+        for case .variants(let variants) in stages { return variants }
+        return nil
+    }
+
+    /// Where one stage may stand, given the stages before it.
+    private func checkPlace(_ name: Stage.Name, _ spelled: String, _ reader: JSONReader, seen: Set<Stage.Name>) throws {
+        if name == .filter, seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
+        if Self.pixelStages.contains(name), !seen.contains(.decode) {
+            throw reader.fail("\"\(spelled)\" needs a \"decode\" stage before it")
+        }
+        if seen.contains(.write), name != .write { throw reader.fail("\"write\" must be the last stage") }
+    }
+
+    /// Stages that do not go together, named with where the earlier one stands.
+    private func checkCombination(_ name: Stage.Name, _ index: Int, _ stages: [Stage], _ reader: JSONReader) throws {
+        func earlier(_ other: Stage.Name) -> Int? { stages[..<index].firstIndex { $0.name == other } }
+        if name == .downsample, let transcode = earlier(.transcode) {
+            throw reader.fail("\"downsample\" must come before \"transcode\" (stages[\(transcode)]): it decodes the file anew "
+                              + "at the size needed, which would undo transcode's conversion to sRGB")
+        }
+        // variants replaces downsample and transcode: whichever comes second is refused.
+        let replaced: [Stage.Name] = [.downsample, .transcode]
+        let other: Stage.Name? = name == .variants ? replaced.first { earlier($0) != nil }
+            : replaced.contains(name) && earlier(.variants) != nil ? .variants : nil
+        if let other, let otherIndex = earlier(other) {
+            throw reader.fail("\"\(name.rawValue)\" and \"\(other.rawValue)\" (stages[\(otherIndex)]) cannot be combined: "
+                              + "\"variants\" sizes and encodes every output itself, in place of \"downsample\" and \"transcode\"")
+        }
+    }
+
+    /// `write.path` tells every output of an item apart, and uses variant placeholders only with variants.
+    private func checkNames(_ template: PathTemplate, _ stage: JSONReader, variants: Stage.Variants?) throws {
+        let path = stage.child("path", .string(template.text))
+        let sized = ["size", "width", "height"].filter(template.uses)
+        guard let variants else {
+            if let placeholder = sized.first { throw path.fail("{\(placeholder)} names a variant: it needs a \"variants\" stage") }
+            return
+        }
+        if variants.sizes.count > 1, sized.isEmpty {
+            throw path.fail("with \(variants.sizes.count) variant sizes, expected {size} or {width} in \"\(template.text)\", "
+                            + "or every size would be written to the same file")
+        }
+        if variants.formats.count > 1, !template.uses("ext") {
+            throw path.fail("with \(variants.formats.count) variant formats, expected {ext} in \"\(template.text)\", "
+                            + "or every format would be written to the same file")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import MediaBatchCore
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// The manifest a site build reads, through a library's life: equal to the files on disk after
+/// a first run, an unchanged run, a run that adds a size (only the new files are written), a run
+/// that drops one (`--prune` removes its files, nothing is decoded), and for shards once merged.
+final class ManifestTests: XCTestCase {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func pipelineFile(sizes: [Int]) throws -> URL {
+        let file = Fixtures.temporaryFolder("manifest-pipeline").appendingPathComponent("web.json")
+        try Data(#"""
+            {"version": 1, "output": {"manifest": "site/manifest.json"},
+             "stages": [{"stage": "filter", "match": "images"}, {"stage": "decode"},
+                        {"stage": "variants", "sizes": \#(sizes), "formats": ["webp", "jpeg"], "placeholder": "thumbhash"},
+                        {"stage": "stripLocation"}, {"stage": "write", "path": "img/{dir}/{stem}-{size}.{ext}"}]}
+            """#.utf8).write(to: file)
+        return file
+    }
+
+    func library() throws -> URL {
+        let input = Fixtures.temporaryFolder("manifest-input")
+        for sample in ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_6.jpg", "webp/iphone_x_exif_gps.webp", "video/sample.3gp"] {
+            let target = input.appendingPathComponent(sample)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: target.path)
+        }
+        return input
+    }
+
+    @discardableResult
+    func run(_ pipeline: URL, _ input: URL, _ output: URL, _ extra: [String] = []) throws -> RunReport {
+        let report = Fixtures.temporaryFolder("manifest-report").appendingPathComponent("report.json")
+        let result = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
+                                                               "--quiet", "--report", report.path] + extra)
+        XCTAssertEqual(result.exitCode, 0, result.stderr)
+        return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
+    }
+
+    func manifest(_ file: URL) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: file))
+    }
+
+    /// Every variant the manifest lists is on disk with its pixels and bytes, and every image
+    /// file under the output's `img/` is listed.
+    func assertManifestIsTheFiles(_ manifest: Manifest, _ output: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(manifest.items.map(\.input), manifest.items.map(\.input).sorted(), file: file, line: line)
+        var listed: Set<String> = []
+        for item in manifest.items {
+            XCTAssertEqual(Data(base64Encoded: item.placeholder ?? "")?.count ?? 0 >= 20, true, item.input, file: file, line: line)
+            for variant in item.variants {
+                listed.insert(variant.path)
+                let path = output.appendingPathComponent(variant.path).path
+                let image = try VImage.open(path)
+                XCTAssertEqual([image.width, image.height], [variant.width, variant.height], variant.path, file: file, line: line)
+                let bytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+                XCTAssertEqual(bytes, variant.bytes, variant.path, file: file, line: line)
+            }
+        }
+        let onDisk = try FileManager.default.subpathsOfDirectory(atPath: output.appendingPathComponent("img").path)
+            .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".webp") }.map { "img/\($0)" }
+        XCTAssertEqual(Set(onDisk), listed, file: file, line: line)
+    }
+
+    func testTheManifestIsTheFilesOnDiskRunAfterRun() throws {
+        let input = try library(), output = Fixtures.temporaryFolder("manifest-output")
+        let manifestFile = output.appendingPathComponent("site/manifest.json")
+        try run(pipelineFile(sizes: [200, 500]), input, output)
+        let first = try manifest(manifestFile)
+        XCTAssertEqual(first.items.map(\.input), ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_6.jpg", "webp/iphone_x_exif_gps.webp"])
+        XCTAssertEqual(first.items.map { [$0.width, $0.height] }, [[4032, 3024], [1800, 1200], [240, 320]], "as shown")
+        XCTAssertEqual(first.items[2].variants.map(\.size), [200, 200, 500, 500], "320 px high: 500 is its own size")
+        try assertManifestIsTheFiles(first, output)
+
+        let unchanged = try run(pipelineFile(sizes: [200, 500]), input, output)
+        XCTAssertEqual(unchanged.totals.unchanged, 3)
+        XCTAssertEqual(try manifest(manifestFile), first)
+
+        let before = try modificationDates(output)
+        let extended = try run(pipelineFile(sizes: [200, 500, 800]), input, output)
+        XCTAssertEqual(extended.totals.outputs, 4, "800 px for the two large photos, in two formats; the rest reused")
+        XCTAssertEqual(extended.items.first?.variants?.filter(\.reused).map(\.size), [200, 200, 500, 500])
+        XCTAssertEqual(try modificationDates(output).filter { before[$0.key] != nil }, before, "no earlier file rewritten")
+        try assertManifestIsTheFiles(try manifest(manifestFile), output)
+
+        // Dropping 500: the large photos' other outputs stand (nothing decoded); the small WebP's own
+        // size is now named after 800, its smallest size at or above 320, so it is written again.
+        let pruned = try run(pipelineFile(sizes: [200, 800]), input, output, ["--prune"])
+        XCTAssertEqual(pruned.totals.unchanged, 2)
+        XCTAssertEqual(pruned.totals.outputs, 2)
+        let afterPrune = try manifest(manifestFile)
+        XCTAssertFalse(afterPrune.items.flatMap(\.variants).contains { $0.size == 500 })
+        try assertManifestIsTheFiles(afterPrune, output)
+    }
+
+    func testShardManifestsMergeIntoTheWholeRunsManifest() throws {
+        let input = try library(), pipeline = try pipelineFile(sizes: [200, 500])
+        let whole = Fixtures.temporaryFolder("manifest-whole")
+        try run(pipeline, input, whole)
+        let sharded = Fixtures.temporaryFolder("manifest-sharded")
+        for index in 0..<2 { try run(pipeline, input, sharded, ["--shard", "\(index)/2"]) }
+        let parts = (0..<2).map { sharded.appendingPathComponent("site/manifest.shard-\($0)-of-2.json").path }
+        let merged = Fixtures.temporaryFolder().appendingPathComponent("merged.json")
+        let merge = try runProcess(Fixtures.executable.path, ["merge-manifests", merged.path] + parts)
+        XCTAssertEqual(merge.exitCode, 0, merge.stderr)
+        XCTAssertEqual(try manifest(merged), try manifest(whole.appendingPathComponent("site/manifest.json")))
+        let overlap = try runProcess(Fixtures.executable.path, ["merge-manifests", merged.path, parts[0], parts[0]])
+        XCTAssertEqual(overlap.exitCode, 2)
+        XCTAssertTrue(overlap.stderr.contains("the shards overlap"), overlap.stderr)
+    }
+
+    func modificationDates(_ output: URL) throws -> [String: Date] {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: output.appendingPathComponent("img").path)
+        var dates: [String: Date] = [:]
+        for file in files where file.contains(".") {
+            dates[file] = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("img/\(file)").path)[.modificationDate] as? Date
+        }
+        return dates
+    }
+}
