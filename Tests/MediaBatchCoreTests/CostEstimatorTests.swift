@@ -28,4 +28,21 @@ final class CostEstimatorTests: XCTestCase {
         XCTAssertEqual(estimate(.heic, 8064, 6048, to: 512), estimate(.heic, 8064, 6048, to: 2048), "libheif decodes whole frames")
         XCTAssertGreaterThan(estimate(.png, 4000, 3000, bits: 16), estimate(.png, 4000, 3000))
     }
+
+    /// `variants` to [640, 1280, 2048], one item, measured here as peak RSS over an idle run.
+    func testVariantCalibrationPointsAreCoveredAndClose() {
+        let cases: [(MediaFormat, Int, Int, Set<OutputFormat>, Double)] = [
+            (.jpeg, 4032, 3024, [.webp, .jpeg], 42), (.jpeg, 4032, 3024, [.avif], 99), (.jpeg, 4032, 3024, [.heic], 83),
+            (.jpeg, 8064, 6048, [.webp, .jpeg], 63), (.jpeg, 8064, 6048, [.avif], 112),
+            (.heic, 4032, 3024, [.webp, .jpeg], 78), (.heic, 4032, 3024, [.avif], 101), (.heic, 8064, 6048, [.avif], 281),
+        ]
+        for (format, width, height, formats, measuredMiB) in cases {
+            let source = PixelSize(width: width, height: height)
+            let pixels = VariantsStage.variants(of: source, sizes: [640, 1280, 2048]).map(\.pixels)
+            let header = CostEstimator.ImageHeader(format: format, width: width, height: height, bitsPerSample: 8)
+            let estimated = Double(CostEstimator.estimate(variantsOf: header, pixels: pixels, formats: formats)) / Double(mebibyte)
+            XCTAssertGreaterThanOrEqual(estimated, measuredMiB, "\(format) \(width)x\(height) \(formats)")
+            XCTAssertLessThanOrEqual(estimated, measuredMiB * 1.4, "\(format) \(width)x\(height) \(formats)")
+        }
+    }
 }

@@ -100,4 +100,22 @@ final class TranscodeStageTests: XCTestCase, RunsPipelines {
         try Self.pixelStage(#"{"stage": "transcode", "to": "jpeg"}"#).run(jpeg)
         XCTAssertTrue(jpeg.image === decoded, "no profile, not CMYK: no conversion")
     }
+
+    /// The encoders `variants` uses, through `transcode`: AVIF and HEIC at their default qualities.
+    func testTranscodesToAVIFAndHEICWithoutLocation() throws {
+        for (format, expected) in [("avif", MediaFormat.avif), ("heic", MediaFormat.heic)] {
+            let output = Fixtures.temporaryFolder()
+            let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 512}, {"stage": "transcode", "to": "\#(format)"}, "#
+                + #"{"stage": "stripLocation"}, {"stage": "write"}"#
+            let report = try Self.run(try pipeline(stages), input: try Self.folder(of: ["jpeg/samsung_gt-i9000_gps00_rot90.jpg"]), output: output)
+            let path = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output, "\(report.items)")).path
+            XCTAssertTrue(path.hasSuffix(".\(format)"), path)
+            XCTAssertEqual(try FormatSniffer.format(of: path), expected)
+            let image = try VImage.open(path)
+            XCTAssertEqual(max(image.width, image.height), 512)
+            XCTAssertLessThan(image.width, image.height, "\(format): EXIF orientation 6 applied once")
+            XCTAssertEqual(try locationTags(path), [], format)
+            XCTAssertEqual(try exiftool(path)["IFD0:Model"] as? String, "GT-I9000", format)
+        }
+    }
 }
