@@ -78,3 +78,16 @@ public enum Stage: Equatable, Sendable {
         }
     }
 }
+
+extension Stage.Variants {
+    /// What the stage makes, in words, for `mediabatch validate`.
+    public var explanation: String {
+        let formats = self.formats.map { format in quality[format].map { "\(format.rawValue) q\($0)" } ?? format.rawValue }
+        var text = "\(sizes.count) sizes × \(self.formats.count) formats = up to \(sizes.count * self.formats.count) outputs an image: "
+            + sizes.map(String.init).joined(separator: ", ") + " px on the longest side (never upscaled: sizes at or above an "
+            + "image's own collapse into one at its size, under the smallest of them), each as " + formats.joined(separator: ", ")
+            + "; one decode an image, sRGB, upright"
+        if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
+        return text
+    }
+}
