@@ -11,7 +11,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify incremental"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify incremental variants"}
 
 ./scripts/install-deps.sh imagemagick time
 swift build -c release >/dev/null
@@ -171,6 +171,59 @@ incremental() {
   awk '{ s[NR]=$2; printf "%-14s %8.2f s %8.0f MiB peak RSS %8.1f%% of the first run\n", $1, $2, $3/1024, 100*$2/s[1] }' "$work/incremental.txt"
 }
 
+# Pillow + pillow-heif from PyPI, for the variants comparison (never a run-time dependency).
+pillow() {
+  [ -x "$work/venv/bin/python" ] || python3 -m venv "$work/venv"
+  "$work/venv/bin/python" -c "import PIL, pillow_heif" 2>/dev/null || "$work/venv/bin/pip" install -q pillow pillow-heif
+  echo "$work/venv/bin/python"
+}
+
+# variants SET: [640, 1280, 2048] × [webp, jpeg], q80, sRGB, upright: six outputs a photo.
+variants_of() {
+  local set=$1 dir=$work/inputs/$1 n python
+  n=$(count_inputs "$dir")
+  python=$(pillow)
+  echo
+  echo "== variants, $set: $n photos × [640, 1280, 2048] × [webp, jpeg], q80, sRGB, upright ($((n * 6)) files), $cpus CPUs"
+  {
+    timed mediabatch "$mediabatch" run bench/variants.json --input "$dir" --output "$work/out" --quiet
+    timed vipsthumbnail-per-variant bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} bench/vipsthumbnail-variants.sh '$work/out' {}"
+    timed vipsthumbnail-one-process bash -c "for size in 2048 1280 640; do for ext in webp jpg; do
+      find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s \$size --export-profile srgb -o '$work/out/%s-'\$size.\$ext'[Q=80]'; done; done"
+    timed pillow "$python" bench/pillow-variants.py "$work/out" $(find "$dir" -type f ! -name .done | sort)
+  } > "$work/variants-$set.txt"
+  awk -v n="$n" '
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
+    END {
+      printf "%-28s %10s %14s %20s %16s\n", "tool", "photos/s", "largest process", "all processes, PSS", "mediabatch is"
+      for (i = 1; i <= NR; i++)
+        printf "%-28s %10.2f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
+    }' "$work/variants-$set.txt"
+}
+
+# AVIF against JPEG at [640, 1280]: seconds a photo and bytes, on the JPEG set; and 48 MP HEICs to
+# six variants with 4 jobs in a 600 MiB budget.
+variants_avif() {
+  local dir=$work/inputs/jpeg12 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== variants, AVIF against JPEG: $n photos × [640, 1280]; 48 MP HEIC × 6 variants, --jobs 4 --memory-budget 600MiB"
+  for format in avif jpeg; do
+    timed "$format" "$mediabatch" run "bench/variants-$format.json" --input "$dir" --output "$work/out" --quiet
+    echo "bytes $(du -sb --exclude=.mediabatch "$work/out" | cut -f1)"
+  done > "$work/variants-avif.txt"
+  rm -rf "$work/heic48"; mkdir -p "$work/heic48"; cp "$work"/inputs/mixed48/bigh*.heic "$work/heic48/"
+  timed heic48-jobs-4-600MiB "$mediabatch" run bench/variants.json --input "$work/heic48" --output "$work/out" --jobs 4 --memory-budget 600MiB --quiet >> "$work/variants-avif.txt"
+  awk -v n="$n" '
+    $1 == "bytes" { bytes[k] = $2; next }
+    { k = $1; secs[k] = $2; pss[k] = $4/1024 }
+    END {
+      for (f in bytes) printf "%-6s %6.3f s a photo (2 CPUs) %9.0f KiB a photo %6.0f MiB peak PSS\n", f, secs[f]*2/n, bytes[f]/1024/n, pss[f]
+      printf "avif/jpeg: %.2fx the time, %.2fx the bytes\n", secs["avif"]/secs["jpeg"], bytes["avif"]/bytes["jpeg"]
+      printf "48 MP HEIC, 6 variants each, --jobs 4 --memory-budget 600MiB: %.2f s, %.0f MiB peak PSS of all processes\n", secs["heic48-jobs-4-600MiB"], pss["heic48-jobs-4-600MiB"]
+    }' "$work/variants-avif.txt"
+}
+
 for set in $sets; do
   case $set in
     jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
@@ -178,5 +231,6 @@ for set in $sets; do
     flat) flat ;;
     classify) make_inputs classify10000; classify ;;
     incremental) make_inputs jpeg12; incremental ;;
+    variants) make_inputs jpeg12; make_inputs heic12; make_inputs mixed48; variants_of heic12; variants_of jpeg12; variants_avif ;;
   esac
 done
