@@ -64,6 +64,7 @@ final class ReportFormatsTests: XCTestCase {
         let text = String(decoding: JUnitReport.xml(Self.report), as: UTF8.self)
         XCTAssertTrue(text.contains(#"tests="4" failures="1" skipped="1""#), text)
         XCTAssertTrue(text.contains(#"<property name="mediabatch.version" value="\#(MediaBatchVersion.current)"/>"#), text)
+        XCTAssertTrue(text.contains(#"<property name="mediabatch.outputs" value="1"/>"#), "one ok item, one output: \(text)")
     }
 
     func testPrometheusTextHasOneGaugePerMetricLabelledByPipelineAndShard() {
@@ -81,6 +82,7 @@ final class ReportFormatsTests: XCTestCase {
             "mediabatch_orphaned_outputs{\(labels)} 1",
             "mediabatch_last_run_timestamp_seconds{\(labels)} 1700000003",
             #"mediabatch_build_info{\#(labels),version="\#(MediaBatchVersion.current)"} 1"#,
+            "mediabatch_outputs_written{\(labels)} 1",
         ] {
             XCTAssertTrue(text.contains(line + "\n"), "missing \(line) in\n\(text)")
         }
