@@ -188,7 +188,25 @@ final class PipelineDecoderTests: XCTestCase {
 
     func testUnknownTopLevelKeyIsAnError() {
         XCTAssertEqual(failure(#"{"version": 1, "stages": [{"stage": "decode"}], "stagez": []}"#),
-                       #"stagez: unknown key; expected one of "input", "limits", "onError", "output", "stages", "version""#)
+                       #"stagez: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#)
+    }
+
+    /// Editors read "$schema" (`mediabatch schema` prints what it should point at); mediabatch ignores it.
+    func testSchemaKeyIsAllowedAtTopLevelOnlyAndMustBeAString() throws {
+        let pipeline = try Pipeline.decode(Data(#"{"$schema": "file:///usr/share/mediabatch/pipeline.schema.json", "version": 1, "stages": [{"stage": "decode"}]}"#.utf8),
+                                           baseDirectory: base)
+        XCTAssertEqual(pipeline.stages, [.decode])
+        let failures = [
+            #"{"$schema": 1, "version": 1, "stages": [{"stage": "decode"}]}"#: "$schema: expected a string, found 1",
+            #"{"$id": "x", "version": 1, "stages": [{"stage": "decode"}]}"#:
+                #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
+            #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
+                #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "root", "trusted""#,
+            #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "stage""#,
+        ]
+        for (json, message) in failures {
+            XCTAssertThrowsError(try Pipeline.decode(Data(json.utf8), baseDirectory: base), json) { XCTAssertEqual("\($0)", message) }
+        }
     }
 
     func testSyntaxErrorsSayTheFileIsNotJSON() {
