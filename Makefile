@@ -1,7 +1,12 @@
 # The two commands a new user needs: `make demo` and `make test`. Both install what they need.
+# `make package` builds the Debian package; `make package-test` and `make test-trixie` need root.
 SWIFT ?= swift
+# Where SwiftPM builds: a root of another Debian release builds into its own folder (test-trixie).
+SCRATCH ?= .build
+# The Debian release `make package` builds for: the host's, or trixie/bookworm in a debootstrap root.
+RELEASE ?= $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 
-.PHONY: deps demo test build release bench clean
+.PHONY: deps demo test build release bench clean package package-test test-trixie
 
 deps:
 	@./scripts/install-deps.sh
@@ -18,12 +23,27 @@ demo: release
 	.build/release/mediabatch run pipelines/quickstart.json --report out/quickstart-report.json
 	@echo "Outputs in out/quickstart, report in out/quickstart-report.json"
 
+# The schema test validates with Python's jsonschema: its venv is made first, so a network failure shows here.
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing
+	./scripts/jsonschema-venv.sh >/dev/null
+	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
+	$(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(SCRATCH)
+
+# The whole suite on Debian 13 (trixie), in a debootstrap root, with this machine's toolchain.
+test-trixie:
+	./scripts/test-trixie.sh
+
+# dist/mediabatch_VERSION_amd64.deb for $(RELEASE); Depends read from the binary built on it.
+package:
+	./scripts/package.sh $(RELEASE)
+
+# Both releases' packages, each installed with apt into a clean root of its release and run there.
+package-test:
+	./scripts/package-test.sh bookworm trixie
 
 bench: release
 	bench/run.sh
 
+# --one-file-system: never follow a bind mount a stopped root test left in .build/debian.
 clean:
-	rm -rf .build out
+	rm -rf --one-file-system .build out dist

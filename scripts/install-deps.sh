@@ -1,12 +1,48 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mediabatch builds and tests against, when any is missing.
-# libvips (with libheif, libexif) and libavformat are the C libraries; exiftool and ffprobe
-# are what the tests use to read outputs back independently of libvips; python3-venv holds
-# the reference implementations tests compare with (PyPI, in .build/test-python).
+# Installs the Debian packages mediabatch builds, tests and packages with, when any is missing.
+#
+#   scripts/install-deps.sh [--toolchain] [--package] [PACKAGE...]
+#
+# By default: libvips (with libheif, libexif) and libavformat's headers, the C libraries; exiftool and
+# ffprobe, which the tests read outputs back with, independently of libvips; python3-venv, for the
+# reference implementations tests compare with (PyPI: jsonschema, thumbhash). --toolchain adds what
+# the Swift toolchain itself needs on a bare Debian (a debootstrap root: a machine with Swift
+# installed has these already); --package adds what
+# `make package` uses (dpkg-shlibdeps, lintian) and `make package-test` (debootstrap).
+#
+# Debian 12 (bookworm) and 13 (trixie) are known. The -dev packages have the same names on both; the
+# toolchain's runtime libraries do not (trixie's 64-bit time_t transition renamed libcurl4 to
+# libcurl4t64; its compiler is GCC 14). The package's own Depends are read from the built binary
+# (scripts/package.sh), so runtime names such as libvips42t64 or libavformat61 are never listed here.
 set -euo pipefail
 
+with_toolchain=false with_package=false extra=()
+for argument in "$@"; do
+  case "$argument" in
+    --toolchain) with_toolchain=true ;;
+    --package) with_package=true ;;
+    *) extra+=("$argument") ;;
+  esac
+done
+
+. /etc/os-release
+case "${VERSION_CODENAME:-}" in
+  bookworm) gcc=12 curl=libcurl4 ;;
+  trixie) gcc=14 curl=libcurl4t64 ;;
+  *) echo "install-deps: Debian ${VERSION_CODENAME:-?} is not one mediabatch knows (bookworm, trixie)" >&2; exit 1 ;;
+esac
+
 packages=(pkg-config libsqlite3-dev libvips-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev
-          libimage-exiftool-perl ffmpeg python3 python3-venv "$@")
+          libimage-exiftool-perl ffmpeg python3 python3-venv)
+if $with_toolchain; then
+  # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime.
+  packages+=(binutils libc6-dev "libgcc-$gcc-dev" "libstdc++-$gcc-dev" "$curl" libedit2 libncurses6 libxml2
+             libsqlite3-0 zlib1g-dev git ca-certificates tzdata)
+fi
+if $with_package; then
+  packages+=(dpkg-dev lintian man-db debootstrap)
+fi
+packages+=("${extra[@]}")
 
 missing=()
 for package in "${packages[@]}"; do

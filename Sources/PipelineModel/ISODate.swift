@@ -5,6 +5,11 @@ import Foundation
 /// read as UTC, so zone-less capture dates and zone-less filter dates compare as wall-clock
 /// times.
 public enum ISODate {
+    /// The shape of the text `parse` reads, field ranges included, as a regular expression: the
+    /// pipeline schema's pattern for filter dates. `parse` also refuses days a month lacks.
+    public static let pattern = #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"#
+        + #"([T ]([01][0-9]|2[0-3]):[0-5][0-9](:([0-5][0-9]|60)(\.[0-9]*)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$"#
+
     public static func parse(_ text: String) -> Date? {
         parseWithOffset(text)?.date
     }

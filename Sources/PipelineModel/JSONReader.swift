@@ -82,6 +82,9 @@ final class ObjectReader {
 
     var keys: [String] { members.keys.sorted() }
 
+    /// The keys asked for so far, present or not.
+    var readKeys: Set<String> { read }
+
     func optional(_ key: String) -> JSONReader? {
         read.insert(key)
         return members[key].map { reader.child(key, $0) }

@@ -58,3 +58,37 @@ extension JSONValue: Decodable {
         init?(intValue: Int) { nil }
     }
 }
+
+/// Literals, so that the schema's pieces read as the JSON they are.
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension JSONValue: Encodable {
+    /// Whole numbers are written without a fraction (`1`, not `1.0`), as a person would.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value) where value == value.rounded() && abs(value) < 1e15: try container.encode(Int64(value))
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let members): try container.encode(members)
+        }
+    }
+
+    /// The members of an object merged with `other`'s (other wins); other values are returned as they are.
+    func merging(_ other: [String: JSONValue]) -> JSONValue {
+        guard case .object(let members) = self else { return self }
+        return .object(members.merging(other) { _, new in new })
+    }
+}

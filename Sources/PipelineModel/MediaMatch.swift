@@ -44,11 +44,32 @@ public indirect enum MediaMatch: Equatable, Sendable {
 }
 
 extension MediaMatch {
-    static let operators = ["any", "all", "not"]
-    static let predicates = ["format", "hasLocation", "minPixels", "maxPixels", "capturedAfter", "capturedBefore", "camera", "name"]
+    /// The conditions a filter object may hold, one key each: the operators, then the predicates.
+    /// The decoder looks keys up here and the schema's `match` definition lists them.
+    static let conditions: [Key<MediaMatch>] = [
+        Key("any", ValueSyntax<[MediaMatch]>.matchList.map(MediaMatch.any), .required, "Matches when at least one of these conditions matches."),
+        Key("all", ValueSyntax<[MediaMatch]>.matchList.map(MediaMatch.all), .required, "Matches when every one of these conditions matches."),
+        Key("not", ValueSyntax.mediaMatch.map(MediaMatch.not), .required, "Matches when this condition does not."),
+        Key("format", ValueSyntax<MediaFormat>.choice("a format").oneOrMore().map { .format(Set($0)) }, .required,
+            "The format sniffed from the file's bytes is this one or one of these."),
+        Key("hasLocation", ValueSyntax.boolean.map(MediaMatch.hasLocation), .required,
+            "Whether the item carries a location (EXIF GPS, XMP, IPTC, QuickTime keys and atoms)."),
+        Key("minPixels", ValueSyntax.positiveInteger.map(MediaMatch.minPixels), .required,
+            "Width × height is at least this. Items with unknown dimensions never match."),
+        Key("maxPixels", ValueSyntax.positiveInteger.map(MediaMatch.maxPixels), .required,
+            "Width × height is at most this. Items with unknown dimensions never match."),
+        Key("capturedAfter", ValueSyntax.date.map(MediaMatch.capturedAfter), .required,
+            "Captured at or after this date (ISO 8601; without a zone, UTC)."),
+        Key("capturedBefore", ValueSyntax.date.map(MediaMatch.capturedBefore), .required,
+            "Captured strictly before this date (ISO 8601; without a zone, UTC)."),
+        Key("camera", ValueSyntax.nonEmptyString.map { .camera(Glob($0.lowercased())) }, .required,
+            "A case-insensitive glob over the camera model or \"make model\" (\"iPhone*\", \"Canon EOS *\")."),
+        Key("name", ValueSyntax.nonEmptyString.map { .name(Glob($0)) }, .required,
+            "A glob over the file name, or over the path relative to the input root when it has a /."),
+    ]
 
     static func decode(_ reader: JSONReader) throws -> MediaMatch {
-        let conditionKeys = (operators + predicates).map { "\"\($0)\"" }.joined(separator: ", ")
+        let conditionKeys = conditions.map { "\"\($0.name)\"" }.joined(separator: ", ")
         if case .string(let text) = reader.value {
             if let kind = MediaKind(rawValue: text) { return .kind(kind) }
             if let format = MediaFormat(rawValue: text) {
@@ -60,35 +81,33 @@ extension MediaMatch {
             throw reader.expected("a media kind or an object with one key of \(conditionKeys)")
         }
         let operand = reader.child(key, value)
-        switch key {
-        case "any", "all":
-            let parts = try operand.array()
-            guard !parts.isEmpty else { throw operand.fail("expected at least one condition") }
-            let matches = try parts.map(decode)
-            return key == "any" ? .any(matches) : .all(matches)
-        case "not":
-            return .not(try decode(operand))
-        case "format":
-            let formats = MediaFormat.allCases.map { ($0.rawValue, $0) }
-            return .format(Set(try operand.stringOrStrings().map { try $0.oneOf("a format", formats) }))
-        case "hasLocation":
-            return .hasLocation(try operand.boolean())
-        case "minPixels":
-            return .minPixels(try operand.positiveInteger())
-        case "maxPixels":
-            return .maxPixels(try operand.positiveInteger())
-        case "capturedAfter", "capturedBefore":
-            let text = try operand.string()
-            guard let date = ISODate.parse(text) else {
-                throw operand.expected("a date such as \"2024-05-01\" or \"2024-05-01T13:45:00+02:00\"")
-            }
-            return key == "capturedAfter" ? .capturedAfter(date) : .capturedBefore(date)
-        case "camera":
-            return .camera(Glob(try operand.nonEmptyString().lowercased()))
-        case "name":
-            return .name(Glob(try operand.nonEmptyString()))
-        default:
+        guard let condition = conditions.first(where: { $0.name == key }) else {
             throw operand.fail("unknown condition; expected one of \(conditionKeys)")
         }
+        return try condition.syntax.read(operand)
     }
+
+    /// The schema of a filter expression: a media kind, or an object with one condition.
+    static var schema: JSONValue {
+        let kinds = JSONValue.array(MediaKind.allCases.map { .string($0.rawValue) })
+        let kind: JSONValue = ["type": "string", "enum": kinds, "description": "A media kind: items of this kind match."]
+        return [
+            "description": "A filter expression: a media kind, or an object with exactly one condition; conditions nest freely.",
+            "oneOf": .array([kind] + conditions.map { objectSchema([$0.described]) }),
+        ]
+    }
+}
+
+extension ValueSyntax where Value == MediaMatch {
+    static let mediaMatch = ValueSyntax(schema: ["$ref": "#/$defs/match"], read: MediaMatch.decode, json: nil)
+}
+
+extension ValueSyntax where Value == [MediaMatch] {
+    static let matchList = ValueSyntax<MediaMatch>.mediaMatch.list(minItems: 1, empty: "expected at least one condition")
+}
+
+extension ValueSyntax where Value == Date {
+    /// An ISO 8601 date, with the time, seconds and zone optional.
+    static let date = ValueSyntax.text(ISODate.pattern, expected: "a date such as \"2024-05-01\" or \"2024-05-01T13:45:00+02:00\"",
+                                       ISODate.parse)
 }

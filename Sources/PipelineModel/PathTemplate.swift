@@ -79,20 +79,19 @@ public struct PathTemplate: Equatable, Sendable {
         self.pieces = pieces
     }
 
+    /// Placeholders without an argument, by name.
+    static let simplePlaceholders: [(String, Piece)] = [("dir", .dir), ("stem", .stem), ("ext", .ext), ("hash", .hash(length: 64)),
+                                                        ("size", .size), ("width", .width), ("height", .height)]
+    /// How many hex digits `{hash:N}` may take.
+    static let hashLengths = 4...64
+    /// What may separate the fields of `{date:...}`.
+    static let dateSeparators = "-_. "
+
     private static func placeholder(_ name: String) throws -> Piece {
-        switch name {
-        case "dir": return .dir
-        case "stem": return .stem
-        case "ext": return .ext
-        case "size": return .size
-        case "width": return .width
-        case "height": return .height
-        case "hash": return .hash(length: 64)
-        default: break
-        }
+        if let (_, piece) = simplePlaceholders.first(where: { $0.0 == name }) { return piece }
         if name.hasPrefix("hash:") {
-            guard let length = Int(name.dropFirst(5)), (4...64).contains(length) else {
-                throw TemplateError("{\(name)}: expected {hash:N} with N from 4 to 64 hex digits")
+            guard let length = Int(name.dropFirst(5)), hashLengths.contains(length) else {
+                throw TemplateError("{\(name)}: expected {hash:N} with N from \(hashLengths.lowerBound) to \(hashLengths.upperBound) hex digits")
             }
             return .hash(length: length)
         }
@@ -109,7 +108,7 @@ public struct PathTemplate: Equatable, Sendable {
             if let (spelling, component) = DateToken.fields.first(where: { rest.hasPrefix($0.0) }) {
                 tokens.append(.field(component, digits: spelling.count))
                 rest = rest.dropFirst(spelling.count)
-            } else if let separator = rest.first, "-_. ".contains(separator) {
+            } else if let separator = rest.first, dateSeparators.contains(separator) {
                 tokens.append(.literal(String(separator)))
                 rest = rest.dropFirst()
             } else {
@@ -176,5 +175,26 @@ public struct PathTemplate: Equatable, Sendable {
                 return String(repeating: "0", count: max(0, digits - value.count)) + value
             }
         }.joined()
+    }
+}
+
+extension PathTemplate {
+    /// The templates `init` accepts, as JSON Schema: its grammar (literal text and the known
+    /// placeholders, from the same tables `init` reads) and its three rules.
+    static var schema: JSONValue {
+        let names = simplePlaceholders.map(\.0).joined(separator: "|")
+        let lengths = hashLengths.map(String.init).joined(separator: "|")
+        let fields = DateToken.fields.map(\.0).joined(separator: "|")
+        let separator = "[\(dateSeparators)]" // "-" comes first, so the class reads it literally
+        let date = "date:\(separator)*(\(fields))(\(fields)|\(separator))*"
+        return [
+            "type": "string",
+            "pattern": .string(#"^([^{]|\{("# + "\(names)|" + #"hash:\+?0*("# + lengths + ")|" + date + #")\})*$"#),
+            "allOf": [
+                ["pattern": #"\{(stem|hash[^}]*)\}"#],
+                ["not": ["pattern": "^/"]],
+                ["not": ["pattern": #"(^|/)\.\.(/|$)"#]],
+            ],
+        ]
     }
 }

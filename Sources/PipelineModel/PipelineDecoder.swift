@@ -40,117 +40,77 @@ extension Pipeline {
     }
 }
 
-/// Decodes a pipeline document section by section; stages are decoded in `StageDecoder.swift`
-/// and their order checked in `StageOrder.swift`.
+/// Decodes a pipeline document section by section, every key through its declaration
+/// (`PipelineKeys.swift`, `StageSyntax.swift`); the stages' order is checked in `StageOrder.swift`.
 struct PipelineDecoder {
     let baseDirectory: URL
 
     func pipeline(_ reader: JSONReader) throws -> Pipeline {
         let root = try reader.object()
-        let versionReader = try root.required("version")
-        let version = try versionReader.positiveInteger()
-        guard version <= Defaults.supportedVersion else {
-            throw versionReader.fail("this mediabatch reads pipeline version \(Defaults.supportedVersion), found \(version); upgrade mediabatch")
-        }
-        let input = try input(root.optional("input") ?? JSONReader(value: .object([:]), path: "input"))
-        let output = try root.optional("output").map(output) ?? Pipeline.Output(root: nil, manifest: nil)
-        let limits = try limits(root.optional("limits") ?? JSONReader(value: .object([:]), path: "limits"))
-        let onError = try root.optional("onError").map {
-            try $0.oneOf("what a failed item does to the run", Pipeline.OnError.allCases.map { ($0.rawValue, $0) })
-        } ?? Defaults.onError
-        let stages = try stageList(root.required("stages"))
-        try root.finish()
+        let version = try root.value(TopLevelKeys.version)
+        _ = try root.optionalValue(TopLevelKeys.schema)
+        let input = try input(root.optionalValue(TopLevelKeys.input) ?? JSONReader(value: .object([:]), path: "input"))
+        let output = try root.optionalValue(TopLevelKeys.output).map(output) ?? Pipeline.Output(root: nil, manifest: nil)
+        let limits = try limits(root.optionalValue(TopLevelKeys.limits) ?? JSONReader(value: .object([:]), path: "limits"))
+        let onError = try root.value(TopLevelKeys.onError)
+        let stages = try stageList(root.value(TopLevelKeys.stages))
+        try root.finish(declared: TopLevelKeys.all)
         return Pipeline(version: version, input: input, output: output, limits: limits, onError: onError, stages: stages)
     }
 
-    func directory(_ reader: JSONReader) throws -> URL {
-        let path = try reader.string()
-        guard !path.isEmpty else { throw reader.expected("a folder path") }
+    /// A folder as the file writes it, made absolute against the pipeline file's folder.
+    func directory(_ path: String) -> URL {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
         return url.standardizedFileURL
-    }
-
-    /// A file under the output root: relative, and never climbing out of it.
-    func relativeFile(_ reader: JSONReader) throws -> String {
-        let path = try reader.string()
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.hasPrefix("/"), !components.contains(where: { ["", ".", ".."].contains($0) }) else {
-            throw reader.expected("a file path relative to the output root, without empty, \".\" or \"..\" parts")
-        }
-        return path
-    }
-
-    func globs(_ reader: JSONReader) throws -> [Glob] {
-        try reader.array().map { Glob(try $0.string()) }
     }
 
     func input(_ reader: JSONReader) throws -> Pipeline.Input {
         let object = try reader.object()
         let input = Pipeline.Input(
-            root: try object.optional("root").map(directory),
-            include: try object.optional("include").map(globs) ?? Defaults.include.map(Glob.init),
-            exclude: try object.optional("exclude").map(globs) ?? Defaults.exclude.map(Glob.init),
-            formats: try object.optional("formats").map(formats) ?? Defaults.formats,
-            extensionMismatch: try object.optional("extensionMismatch").map {
-                try $0.oneOf("what to do when a file's content contradicts its extension",
-                             Pipeline.ExtensionMismatch.allCases.map { ($0.rawValue, $0) })
-            } ?? Defaults.extensionMismatch,
-            followSymlinks: try object.optional("followSymlinks")?.boolean() ?? Defaults.followSymlinks,
-            trusted: try object.optional("trusted")?.boolean() ?? Defaults.trusted)
-        try object.finish()
+            root: try object.optionalValue(InputKeys.root).map(directory),
+            include: try object.value(InputKeys.include).map(Glob.init),
+            exclude: try object.value(InputKeys.exclude).map(Glob.init),
+            formats: Set(try object.value(InputKeys.formats)),
+            extensionMismatch: try object.value(InputKeys.extensionMismatch),
+            followSymlinks: try object.value(InputKeys.followSymlinks),
+            trusted: try object.value(InputKeys.trusted))
+        try object.finish(declared: InputKeys.all)
         return input
     }
 
     func output(_ reader: JSONReader) throws -> Pipeline.Output {
         let object = try reader.object()
-        let output = Pipeline.Output(root: try object.optional("root").map(directory),
-                                     manifest: try object.optional("manifest").map(relativeFile))
-        try object.finish()
+        let output = Pipeline.Output(root: try object.optionalValue(OutputKeys.root).map(directory),
+                                     manifest: try object.optionalValue(OutputKeys.manifest))
+        try object.finish(declared: OutputKeys.all)
         return output
     }
 
     func limits(_ reader: JSONReader) throws -> Pipeline.Limits {
         let object = try reader.object()
         let limits = Pipeline.Limits(
-            concurrency: try object.optional("concurrency")?.positiveInteger(),
-            memoryBudget: try object.optional("memoryBudget").map(byteSize) ?? Defaults.memoryBudget,
-            maxPixels: try object.optional("maxPixels")?.positiveInteger() ?? Defaults.maxPixels,
-            maxFileBytes: try object.optional("maxFileBytes").map(byteSize) ?? Defaults.maxFileBytes,
-            maxFrames: try object.optional("maxFrames")?.positiveInteger() ?? Defaults.maxFrames,
-            timeoutSeconds: try object.optional("timeout").map(seconds) ?? Defaults.timeoutSeconds)
-        try object.finish()
+            concurrency: try object.optionalValue(LimitsKeys.concurrency),
+            memoryBudget: try object.value(LimitsKeys.memoryBudget),
+            maxPixels: try object.value(LimitsKeys.maxPixels),
+            maxFileBytes: try object.value(LimitsKeys.maxFileBytes),
+            maxFrames: try object.value(LimitsKeys.maxFrames),
+            timeoutSeconds: try object.value(LimitsKeys.timeout))
+        try object.finish(declared: LimitsKeys.all)
         return limits
     }
 
-    func formats(_ reader: JSONReader) throws -> Set<MediaFormat> {
-        let choices = MediaFormat.allCases.map { ($0.rawValue, $0) }
-        let names = try reader.stringOrStrings()
-        guard !names.isEmpty else { throw reader.fail("expected at least one format") }
-        return Set(try names.map { try $0.oneOf("a format", choices) })
+    func stageList(_ items: [JSONReader]) throws -> [Stage] {
+        let stages = try items.map(stage)
+        try checkOrder(stages, items)
+        return stages
     }
 
-    /// "90s", "2m", "1h" or a number of seconds.
-    func seconds(_ reader: JSONReader) throws -> Int {
-        let expectation = "a duration such as \"90s\", \"2m\" or a number of seconds"
-        switch reader.value {
-        case .number: return try reader.positiveInteger()
-        case .string(let text):
-            let units = ["s": 1, "m": 60, "h": 3600]
-            guard let unit = text.last.flatMap({ units[String($0)] }), let count = Int(text.dropLast()), count >= 1,
-                  count <= Int(Int32.max) / unit
-            else { throw reader.expected(expectation) }
-            return count * unit
-        default: throw reader.expected(expectation)
-        }
-    }
-
-    func byteSize(_ reader: JSONReader) throws -> ByteSize {
-        let expectation = "a size such as \"600MiB\", \"1GiB\" or a number of bytes"
-        switch reader.value {
-        case .number: return ByteSize(bytes: try reader.positiveInteger())
-        case .string(let text): return try ByteSize(parsing: text).orThrow(reader.expected(expectation))
-        default: throw reader.expected(expectation)
-        }
+    func stage(_ reader: JSONReader) throws -> Stage {
+        let object = try reader.object()
+        let syntax = try object.required("stage").oneOf("a stage name", StageSyntax.all.map { ($0.spelling, $0) })
+        let stage = try syntax.make(object)
+        try object.finish(declared: syntax.keys)
+        return stage
     }
 }
 

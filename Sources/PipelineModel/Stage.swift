@@ -62,9 +62,8 @@ public enum Stage: Equatable, Sendable {
         case filter, decode, downsample, transcode, variants, stripMetadata, write
     }
 
-    /// How pipeline files spell stages: each kind by its name, plus presets.
-    public static let spellings: [(String, Name)] =
-        Name.allCases.map { ($0.rawValue, $0) } + [("stripLocation", .stripMetadata)]
+    /// How pipeline files spell stages: each kind by its name, plus presets (see `StageSyntax`).
+    public static var spellings: [(String, Name)] { StageSyntax.all.map { ($0.spelling, $0.name) } }
 
     public var name: Name {
         switch self {

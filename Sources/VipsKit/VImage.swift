@@ -54,7 +54,10 @@ public final class VImage: @unchecked Sendable {
     public var width: Int { Int(vips_image_get_width(pointer)) }
     public var height: Int { Int(vips_image_get_height(pointer)) }
     /// Frames of an animation, pages of a TIFF or PDF, images of a HEIF sequence; 1 for a still.
-    public var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
+    /// Read from the loader's own `n-pages` field: `vips_image_get_n_pages` answers 1 for 10 000
+    /// pages or more, and libvips 8.16's GIF loader counts every frame where 8.14's stopped at
+    /// 4097, so a 10 000-frame GIF would pass `limits.maxFrames` as a still.
+    public var pageCount: Int { max(int("n-pages") ?? 1, 1) }
     public var bands: Int { Int(vips_image_get_bands(pointer)) }
     /// Bits per band sample (8 for uchar, 16 for ushort, ...).
     public var bitsPerSample: Int { Int(vips_format_sizeof(vips_image_get_format(pointer))) * 8 }

@@ -13,8 +13,8 @@ struct MediaBatchCommand: ParsableCommand {
             130/143 interrupted by SIGINT/SIGTERM.
             """,
         version: MediaBatchVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self, StatusCommand.self, MergeReportsCommand.self,
-                      MergeManifestsCommand.self,
+        subcommands: [RunCommand.self, ValidateCommand.self, SchemaCommand.self, InspectCommand.self, StatusCommand.self,
+                      MergeReportsCommand.self, MergeManifestsCommand.self,
                       WorkerCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; mediabatch promises 2 for anything invalid.

@@ -91,11 +91,14 @@ final class PipelineRunnerTests: XCTestCase, RunsPipelines {
         // can carry another item's lines (codes and stages are exact either way).
         let report = try Self.run(try pipeline(#"{"stage": "filter", "match": {"any": ["images", "videos"]}}, "# + webStages),
                                   input: input, output: output, concurrency: 1)
+        // Its thumbnail item has no data: libheif 1.15 refuses the header, 1.23 reads it and fails on
+        // the primary image's 8 bytes of HEVC when pixels are decoded (at write).
+        let headerReads = (try? VImage.open(Fixtures.broken.appendingPathComponent("heif_item_without_data.heif").path)) != nil
         let expected: [String: (ItemError.Code, String)] = [
             "empty.heic": (.unsupportedFormat, "decode"),
             "corrupted.heic": (.decodeFailed, "decode"),
             "truncated.heic": (.decodeFailed, "decode"),
-            "heif_item_without_data.heif": (.decodeFailed, "decode"),
+            "heif_item_without_data.heif": (.decodeFailed, headerReads ? "write" : "decode"),
             "corrupt-header.jpg": (.decodeFailed, "decode"),
             "IMG_1034_truncated_60pct.heic": (.decodeFailed, "decode"),
             "Landscape_1_truncated_200k.jpg": (.decodeFailed, "write"),
@@ -115,7 +118,7 @@ final class PipelineRunnerTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path + "/.mediabatch/tmp/all"), [], "no temporary files")
         XCTAssertTrue(result(report, "empty.heic")?.error?.message.contains("empty") ?? false)
         let truncated = result(report, "Landscape_1_truncated_200k.jpg")?.error?.message ?? ""
-        XCTAssertTrue(truncated.contains("Premature end"), truncated)
+        XCTAssertTrue(truncated.lowercased().contains("premature end"), truncated) // libjpeg-turbo's words, or libvips 8.16's
     }
 
 

@@ -220,7 +220,9 @@ final class PipelineDecoderTests: XCTestCase {
             (only(#""sizes": [320], "formats": ["jpeg", "gif"]"#),
              #"stages[1].formats[1]: expected an output format (one of jpeg, png, webp, avif, heic), found "gif""#),
             (only(#""sizes": [320], "formats": ["jpeg", "png"], "quality": {"png": 50}"#),
-             #"stages[1].quality.png: expected a lossy format of this stage's formats (one of jpeg), found "png""#),
+             #"stages[1].quality.png: expected a lossy format (one of jpeg, webp, avif, heic), found "png""#),
+            (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"webp": 50}"#),
+             #"stages[1].quality.webp: expected a lossy format of this stage's formats (one of jpeg), found "webp""#),
             (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"jpeg": 101}"#),
              "stages[1].quality.jpeg: expected an integer from 1 to 100, found 101"),
             (only(#""sizes": [320], "formats": ["jpeg"], "placeholder": "blurhash""#),
@@ -237,7 +239,25 @@ final class PipelineDecoderTests: XCTestCase {
 
     func testUnknownTopLevelKeyIsAnError() {
         XCTAssertEqual(failure(#"{"version": 1, "stages": [{"stage": "decode"}], "stagez": []}"#),
-                       #"stagez: unknown key; expected one of "input", "limits", "onError", "output", "stages", "version""#)
+                       #"stagez: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#)
+    }
+
+    /// Editors read "$schema" (`mediabatch schema` prints what it should point at); mediabatch ignores it.
+    func testSchemaKeyIsAllowedAtTopLevelOnlyAndMustBeAString() throws {
+        let pipeline = try Pipeline.decode(Data(#"{"$schema": "file:///usr/share/mediabatch/pipeline.schema.json", "version": 1, "stages": [{"stage": "decode"}]}"#.utf8),
+                                           baseDirectory: base)
+        XCTAssertEqual(pipeline.stages, [.decode])
+        let failures = [
+            #"{"$schema": 1, "version": 1, "stages": [{"stage": "decode"}]}"#: "$schema: expected a string, found 1",
+            #"{"$id": "x", "version": 1, "stages": [{"stage": "decode"}]}"#:
+                #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
+            #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
+                #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "root", "trusted""#,
+            #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "stage""#,
+        ]
+        for (json, message) in failures {
+            XCTAssertThrowsError(try Pipeline.decode(Data(json.utf8), baseDirectory: base), json) { XCTAssertEqual("\($0)", message) }
+        }
     }
 
     func testSyntaxErrorsSayTheFileIsNotJSON() {

@@ -36,12 +36,21 @@ public func runProcess(_ executable: String, _ arguments: [String], in folder: U
                          stderr: String(decoding: errData, as: UTF8.self))
 }
 
-/// exiftool's view of a file: `-j -G1 -a` tags, plus any extra arguments (e.g. `-gps:all`).
+/// exiftool's view of a file: `-j -G1 -a` tags, plus any extra arguments (e.g. `-gps:all`), under
+/// the names exiftool 12.57 (Debian 12) gives them.
 public func exiftool(_ path: String, _ arguments: [String] = []) throws -> [String: Any] {
     let result = try runProcess("exiftool", ["-j", "-G1", "-a"] + arguments + [path])
     let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-    return parsed?.first ?? [:]
+    var tags = parsed?.first ?? [:]
+    for (newer, older) in exiftoolRenamedTags where tags[older] == nil {
+        tags[older] = tags.removeValue(forKey: newer)
+    }
+    return tags
 }
+
+/// Tags exiftool 13 (Debian 13) names differently: Apple MakerNote 0x0011, the Live Photo content
+/// identifier, is `MediaGroupUUID` in 12.57 and `ContentIdentifier` in 13.25.
+let exiftoolRenamedTags = ["Apple:ContentIdentifier": "Apple:MediaGroupUUID"]
 
 /// Location tags exiftool finds anywhere in the file (EXIF, XMP, IPTC, QuickTime).
 public func locationTags(_ path: String) throws -> [String] {

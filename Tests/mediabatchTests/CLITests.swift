@@ -90,8 +90,19 @@ final class CLITests: XCTestCase {
                                   "--jobs", "1", "--report", reportFile.path])
         XCTAssertEqual(run.exitCode, 1)
         XCTAssertTrue(run.stderr.contains("error: empty.heic: decode: named .heic but the file is empty [unsupportedFormat]"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("error: corrupted.heic: decode: cannot read the heic header: heif: Invalid input: No 'meta' box"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("error: Landscape_1_truncated_200k.jpg: write: VipsJpeg: Premature end of input file [decodeFailed]"), run.stderr)
+        // libheif's and libjpeg's own words differ between Debian 12 and 13: ask them here.
+        try Vips.start()
+        XCTAssertThrowsError(try VImage.open(input.appendingPathComponent("corrupted.heic").path)) { error in
+            let libheif = (error as? VipsError)?.message ?? "?"
+            XCTAssertTrue(libheif.hasPrefix("heif: Invalid input: "), libheif)
+            XCTAssertTrue(run.stderr.contains("error: corrupted.heic: decode: cannot read the heic header: \(libheif) [decodeFailed]"), run.stderr)
+        }
+        let truncated = try VImage.thumbnail(of: input.appendingPathComponent("Landscape_1_truncated_200k.jpg").path, maxSize: 2048)
+        XCTAssertThrowsError(try truncated.save(to: output.appendingPathComponent("t.jpg").path, format: .jpeg, quality: 80)) { error in
+            let libjpeg = (error as? VipsError)?.message ?? "?"
+            XCTAssertTrue(libjpeg.lowercased().hasPrefix("vipsjpeg: premature end of "), libjpeg)
+            XCTAssertTrue(run.stderr.contains("error: Landscape_1_truncated_200k.jpg: write: \(libjpeg) [decodeFailed]"), run.stderr)
+        }
         XCTAssertTrue(run.stderr.contains("mediabatch: 4 items: 1 ok, 3 failed, 0 skipped"), run.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("web").path).sorted(),
                        [".mediabatch", "good.jpg"], "the output and the state database")

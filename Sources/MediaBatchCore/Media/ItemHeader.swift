@@ -32,8 +32,18 @@ struct ItemHeader {
             } catch let error as VipsError {
                 throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
             }
+            try Self.refuseCutOffHEIF(path: path, format: format)
             content = .image(image, ImageMetadata(of: image, format: format, path: path), ImageStructure(path: path, format: format))
         }
+    }
+
+    /// A HEIF/AVIF shorter than its own structure says fails here, as libheif 1.15 makes it fail
+    /// when reading the header: libheif 1.23 reads it and decodes the missing tiles as green.
+    private static func refuseCutOffHEIF(path: String, format: MediaFormat) throws {
+        guard format == .heic || format == .avif, let extent = try? HEIFDataExtent.claimedEnd(path: path),
+              extent.claimed > extent.size else { return }
+        throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: the file is cut off "
+                                          + "(its boxes and items reach byte \(extent.claimed), it has \(extent.size) bytes)")
     }
 
     /// The Live Photo content identifier, kept in the state database so that pairing an

@@ -1,0 +1,90 @@
+import Foundation
+
+/// How far a HEIF/AVIF file's own structure says its data reaches: the ends its top-level boxes
+/// declare, and the ends `iloc` gives the items stored in the file. A file shorter than that was
+/// cut off. libheif 1.15 (Debian 12) refuses such a file when its header is read; libheif 1.23
+/// (Debian 13) decodes it and fills the missing tiles with green, so mediabatch checks itself.
+public enum HEIFDataExtent {
+    /// The furthest byte the structure claims and the file's actual size; nil when the file has
+    /// no box structure to speak of (libheif judges those).
+    public static func claimedEnd(path: String) throws -> (claimed: Int, size: Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw MovieFileError("cannot open \(path)") }
+        defer { try? handle.close() }
+        let size = Int(try handle.seekToEnd())
+        var offset = 0, claimed = 0
+        while size - offset >= 8 {
+            let header = try handle.readBytes(at: offset, count: min(16, size - offset))
+            guard let (headerSize, boxSize) = boxSize(header, at: offset, fileSize: size), boxSize >= headerSize else { return nil }
+            claimed = max(claimed, offset + boxSize)
+            if header.fourCC(at: 4) == "meta", offset + boxSize <= size, boxSize <= HEIFStructure.largestMeta {
+                let meta = try handle.readBytes(at: offset, count: boxSize)
+                claimed = max(claimed, itemDataEnd(meta, payloadStart: headerSize + 4) ?? 0)
+            }
+            offset += boxSize
+        }
+        return claimed > 0 ? (claimed, size) : nil
+    }
+
+    /// A box's header size and declared size, whether or not the file holds all of it.
+    private static func boxSize(_ header: [UInt8], at offset: Int, fileSize: Int) -> (Int, Int)? {
+        guard let compact = header.uint32(at: 0) else { return nil }
+        switch compact {
+        case 0: return (8, fileSize - offset) // to the end of the file
+        case 1: return header.uint64(at: 8).flatMap { Int(exactly: $0) }.map { (16, $0) }
+        default: return (8, Int(compact))
+        }
+    }
+
+    /// The furthest end of the file-stored extents `iloc` lists (ISO/IEC 14496-12, 8.11.3), in a
+    /// `meta` box whose children start at `payloadStart`; nil without a readable `iloc`.
+    static func itemDataEnd(_ meta: [UInt8], payloadStart: Int) -> Int? {
+        guard let boxes = try? ISOBox.boxes(in: meta, min(payloadStart, meta.count)..<meta.count),
+              let iloc = boxes.first(where: { $0.type == "iloc" }) else { return nil }
+        var reader = ItemLocationReader(bytes: meta, offset: iloc.payloadStart, end: iloc.end)
+        return try? reader.furthestEnd()
+    }
+}
+
+/// Reads an `iloc` box field by field; every read is bounds-checked against the box.
+private struct ItemLocationReader {
+    let bytes: [UInt8]
+    var offset: Int
+    let end: Int
+
+    struct CutOff: Error {}
+
+    mutating func read(_ size: Int) throws -> Int {
+        guard size >= 0, size <= 8, offset + size <= end else { throw CutOff() }
+        defer { offset += size }
+        // An 8-byte value past Int.max comes out negative; the caller treats that as past the file.
+        return bytes[offset..<offset + size].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    mutating func furthestEnd() throws -> Int {
+        let version = try read(4) >> 24 // version, then 24 bits of flags
+        let sizes = try read(2)
+        let (offsetSize, lengthSize, baseOffsetSize) = (sizes >> 12, sizes >> 8 & 0xF, sizes >> 4 & 0xF)
+        let indexSize = version == 1 || version == 2 ? sizes & 0xF : 0
+        let itemCount = try read(version < 2 ? 2 : 4)
+        var furthest = 0
+        for _ in 0..<itemCount {
+            _ = try read(version < 2 ? 2 : 4) // item ID
+            let constructionMethod = version == 1 || version == 2 ? try read(2) & 0xF : 0
+            let dataReference = try read(2)
+            let baseOffset = try read(baseOffsetSize)
+            for _ in 0..<(try read(2)) {
+                _ = try read(indexSize)
+                let extentOffset = try read(offsetSize), extentLength = try read(lengthSize)
+                // Method 0 is an offset in the file; 1 (idat) and 2 (another item) are not. A length
+                // of 0 means "to the end of the file", and another data reference another file.
+                if constructionMethod == 0, dataReference == 0, extentLength > 0 {
+                    // 64-bit fields can hold anything: past Int.max is past any file.
+                    let (start, overflow) = baseOffset.addingReportingOverflow(extentOffset)
+                    let (last, overflowAgain) = start.addingReportingOverflow(extentLength)
+                    furthest = overflow || overflowAgain || start < 0 || last < 0 ? Int.max : max(furthest, last)
+                }
+            }
+        }
+        return furthest
+    }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Prints the path of a Python that has `jsonschema` (from PyPI), making its venv on first use.
+# The schema test validates pipeline files with it: a real JSON Schema validator, not ours.
+# One venv per Python version (a bookworm and a trixie root share the checkout's .build/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+venv=${MEDIABATCH_VENV:-.build/venv/python$version}
+if ! "$venv/bin/python" -c 'import jsonschema' 2>/dev/null; then
+  rm -rf "$venv"
+  python3 -m venv "$venv" >&2    # Debian's python3 needs python3-venv (scripts/install-deps.sh)
+  "$venv/bin/pip" install --quiet 'jsonschema==4.26.0' >&2
+fi
+echo "$PWD/$venv/bin/python"
