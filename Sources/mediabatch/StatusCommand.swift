@@ -17,6 +17,11 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup
     var state: StateOptions
 
+    @Option(help: "How many failures to list, by input.")
+    var failures = 100
+
+    private var failureLimit: Int { max(0, failures) }
+
     func run() throws {
         let loaded = try file.load()
         let path = try state.statePath(outputRoot: try state.outputRoot(file, loaded)).path
@@ -34,14 +39,13 @@ struct StatusCommand: ParsableCommand {
         }
         let counts = try store.countsByStatus()
         print("items: \(counts[.ok] ?? 0) ok, \(counts[.failed] ?? 0) failed, \(counts[.skipped] ?? 0) skipped")
-        let stale = try store.staleOutputs()
-        if !stale.isEmpty { print("stale outputs (a run with --prune removes them): \(stale.count)") }
-        let failures = try store.failures()
-        if !failures.isEmpty {
-            print("failures:")
-            for item in failures {
-                print("  \(item.input): \(item.errorStage ?? "?"): \(item.reason ?? "") [\(item.errorCode ?? "?")]")
-            }
+        let stale = try store.staleOutputCount()
+        if stale > 0 { print("stale outputs (a run with --prune removes them): \(stale)") }
+        let failed = counts[.failed] ?? 0
+        guard failed > 0 else { return }
+        print("failures\(failed > failureLimit ? " (the first \(failureLimit) of \(failed); --failures N shows more)" : ""):")
+        for item in try store.failures(limit: failureLimit) {
+            print("  \(item.input): \(item.errorStage ?? "?"): \(item.reason ?? "") [\(item.errorCode ?? "?")]")
         }
     }
 }

@@ -45,13 +45,20 @@ final class StateStoreTests: XCTestCase {
         let second = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
         try store.markSeen([("a.jpg", FileStamp(size: 11, modifiedNanoseconds: 30))], run: second)
         try store.record(item("b.jpg", status: .failed, run: second), outputs: [])
+        try store.record(item("c.jpg", run: first), outputs: [OutputRecord(path: "c-out.jpg", input: "c.jpg", contentHash: "h",
+                                                                             stamp: FileStamp(size: 1, modifiedNanoseconds: 1))])
         XCTAssertEqual(try store.unseen(by: second).map(\.input), ["c.jpg"])
+        XCTAssertEqual(try store.unseen(by: second).map(\.outputs), [["c-out.jpg"]])
         XCTAssertEqual(try store.item("a.jpg")?.stamp, FileStamp(size: 11, modifiedNanoseconds: 30), "seen updates the stamp")
         XCTAssertEqual(try store.countsByStatus(), [.ok: 2, .failed: 1])
-        XCTAssertEqual(try store.failures().map(\.input), ["b.jpg"])
+        XCTAssertEqual(try store.failures(limit: 10).map(\.input), ["b.jpg"])
+        XCTAssertEqual(try store.failures(limit: 0), [])
         try store.finishRun(second, interrupted: false, totals: "{}")
         XCTAssertEqual(try store.lastRun()?.id, second)
         XCTAssertNotNil(try store.lastRun()?.finishedAt)
+        try store.forget(inputs: ["c.jpg"])
+        XCTAssertEqual(try store.unseen(by: second).map(\.input), [])
+        XCTAssertNil(try store.output("c-out.jpg"))
     }
 
     func testReadOnlyOpeningFindsNothingWhereThereIsNoDatabase() throws {

@@ -190,15 +190,13 @@ final class RunLedger: @unchecked Sendable {
         seen.removeAll()
         lock.unlock()
         try? store.markSeen(batch, run: run)
-        var orphans: [OrphanedOutputs] = []
-        for item in (try? store.unseen(by: run)) ?? [] {
-            let outputs = ((try? store.outputs(of: item.input)) ?? []).map(\.path)
-            if prune {
-                for path in outputs { OutputTree.remove(path, under: outputRoot) }
-                try? store.forget(input: item.input)
-            }
-            if !outputs.isEmpty || prune { orphans.append(OrphanedOutputs(input: item.input, outputs: outputs, removed: prune)) }
+        let unseen = (try? store.unseen(by: run)) ?? []
+        if prune {
+            for path in unseen.flatMap(\.outputs) { OutputTree.remove(path, under: outputRoot) }
+            try? store.forget(inputs: unseen.map(\.input))
         }
+        let orphans = unseen.filter { !$0.outputs.isEmpty || prune }
+            .map { OrphanedOutputs(input: $0.input, outputs: $0.outputs, removed: prune) }
         if prune {
             for output in (try? store.staleOutputs()) ?? [] { removeOutput(output) }
         }
