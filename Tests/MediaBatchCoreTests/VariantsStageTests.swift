@@ -82,8 +82,11 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
             let tags = try exiftool(Self.output.appendingPathComponent(name).path)
             XCTAssertEqual(tags["IFD0:Model"] as? String, "iPhone 8", name)
         }
-        let still = try exiftool(Self.output.appendingPathComponent("train-320.jpg").path)
-        XCTAssertEqual(still["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02", "Live Photo identifier kept")
+        for name in ["train-320.jpg", "train-320.webp", "train-900.png"] {
+            let still = try exiftool(Self.output.appendingPathComponent(name).path)
+            XCTAssertEqual(still["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02", "\(name): Live Photo identifier kept")
+            XCTAssertNil(still["ExifTool:Warning"], "\(name): \(still["ExifTool:Warning"] ?? "")")
+        }
     }
 
     func testSizesAtOrAboveTheLongestSideCollapseIntoOne() throws {

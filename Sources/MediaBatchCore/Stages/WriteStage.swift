@@ -101,12 +101,21 @@ struct WriteStage: PipelineStage {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }
         try carrying.save(to: path, format: format, quality: output.quality, effort: Defaults.avifEffort)
-        // libvips' own EXIF stays when ours is too big for one JPEG segment; its removed fields are gone from it too.
-        guard output.format == .jpeg, let exif = metadata?.exif(for: carrying) else { return }
+        guard let exif = metadata?.exif(for: carrying) else { return }
+        try Self.splice(exif, format: output.format, into: path)
+    }
+
+    /// libvips writes EXIF through libexif, which drops MakerNotes (and with Apple's the Live
+    /// Photo identifier): our own block replaces it where the container has a place for it.
+    /// libvips' own stays otherwise (HEIF, TIFF, a JPEG block too big for one segment, a simple
+    /// WebP); the removed tags' fields are gone from it too.
+    private static func splice(_ exif: ExifData, format: MediaFormat, into path: String) throws {
+        let splicers: [MediaFormat: ([UInt8], ExifData) -> [UInt8]?] = [
+            .jpeg: JPEGSegments.replacingExif, .webp: WebPChunks.replacingExif, .png: PNGChunks.replacingExif,
+        ]
+        guard let splice = splicers[format] else { return }
         let url = URL(fileURLWithPath: path)
-        if let spliced = JPEGSegments.replacingExif(in: [UInt8](try Data(contentsOf: url)), with: exif) {
-            try Data(spliced).write(to: url)
-        }
+        if let spliced = splice([UInt8](try Data(contentsOf: url)), exif) { try Data(spliced).write(to: url) }
     }
 
     /// Edits the movie's metadata boxes in place (every track and media byte kept; a remux
