@@ -54,7 +54,7 @@ root_mount() {
 root_unmount() {
   local dir target
   dir=$(realpath -m "$1")
-  findmnt -rn -o TARGET | grep -F "$dir/" | sort -r | while read -r target; do
+  { findmnt -rn -o TARGET | grep -F "$dir/" || true; } | sort -r | while read -r target; do
     umount "$target" 2>/dev/null || umount -l "$target"
   done
 }
