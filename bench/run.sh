@@ -5,6 +5,7 @@
 #
 #   bench/run.sh            # all of it (≈ 15 minutes on 2 cores; inputs are cached in bench/.work)
 #   SETS="jpeg12" bench/run.sh
+#   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -14,8 +15,16 @@ cpus=$(nproc)
 sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify incremental"}
 
 ./scripts/install-deps.sh imagemagick time
-swift build -c release >/dev/null
-mediabatch=$root/.build/release/mediabatch
+# MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
+# .build/trixie when make bench-trixie runs this in the Debian 13 root).
+if [[ -n ${MEDIABATCH:-} ]]; then
+  mediabatch=$(realpath "$MEDIABATCH")
+else
+  swift build -c release --scratch-path "${SCRATCH:-.build}" >/dev/null
+  mediabatch=$root/${SCRATCH:-.build}/release/mediabatch
+fi
+. /etc/os-release
+echo "$PRETTY_NAME, $(vips --version), $mediabatch"
 mkdir -p "$work"
 
 # Real photos as sources: the shared corpus when present, the bundled samples otherwise.
