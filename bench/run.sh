@@ -28,7 +28,7 @@ echo "$PRETTY_NAME, $(vips --version), $mediabatch"
 mkdir -p "$work"
 
 # Real photos as sources: the shared corpus when present, the bundled samples otherwise.
-pick() { for f in "$@"; do [ -f "$corpus/$f" ] && { echo "$corpus/$f"; return; }; done; }
+pick() { for f in "$@"; do [ -f "$corpus/$f" ] && { echo "$corpus/$f"; return; }; done; return 0; }
 jpeg_sources=("$(pick livephoto/train.jpg)" "$(pick jpeg/apple_iphone_6.jpg)" "$(pick jpeg/nokia_lumia_800.jpg)")
 heic_sources=("$(pick heic/IMG_1034.heic)" "$(pick heic/iphone_xr_issue263.heic)" "$(pick heic/pug.heic)" "$(pick heic/samsung_s10_issue487.heic)")
 [ -n "${jpeg_sources[0]}" ] || jpeg_sources=("$root/samples/jpeg/apple_iphone_4.jpg" "$root/samples/heic/IMG_1034.heic")
