@@ -76,6 +76,13 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$stage/usr/bin/mediabatch" | 
 include=$(pkg-config --variable=includedir libavformat)
 major=$(sed -n 's/^#define LIBAVFORMAT_VERSION_MAJOR *\([0-9]*\).*/\1/p' "$include/libavformat/version_major.h")
 recommends=$(dpkg -S "$(pkg-config --variable=libdir libavformat)/libavformat.so.$major" | cut -d: -f1)
+# libheif 1.16+ (Debian 13) decodes and encodes HEVC and AV1 through plugins, the encoders only recommended by
+# libheif1: recommend every plugin this binary was built and tested with, so that HEIC and AVIF outputs work.
+# (libheif's plugin folder is LIBDIR/libheif/plugins; its .pc file does not say so.)
+plugins=$(pkg-config --variable=libdir libheif)/libheif/plugins
+if compgen -G "$plugins/*.so" >/dev/null; then
+  recommends+=$(dpkg -S "$plugins"/*.so | cut -d: -f1 | sort -u | sed 's/^/, /' | tr -d '\n')
+fi
 
 find "$stage" -type d -exec chmod 0755 {} + && find "$stage/usr/share" -type f -exec chmod 0644 {} +
 (cd "$stage" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$stage/DEBIAN/md5sums"
