@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """Reads back, with the host's own tools, what the installed package wrote in a clean root.
 
-Usage: check-package-outputs.py REPORT INPUT OUTPUT
+Usage: check-package-outputs.py REPORT INPUT OUTPUT [--no-location]
 
-REPORT is the JSON report of `mediabatch run share-safe.json`; INPUT and OUTPUT are its folders
-as the host sees them. Images are read with vipsheader (format from the bytes, the longest side
-fitted to 2048 px and never upscaled), videos with ffprobe (the same streams and duration), and
-every output with exiftool (no location left). Prints one line per output; exits 1 on any mismatch.
+REPORT is the JSON report of a `mediabatch run` that fitted images to 2048 px; INPUT and OUTPUT are its
+folders as the host sees them. Images are read with vipsheader (the loader the output's extension
+calls for, from the bytes; the longest side fitted to 2048 px and never upscaled), videos with ffprobe
+(the same streams and duration), and with --no-location every output with exiftool (no location
+left). Prints one line per output; exits 1 on any mismatch.
 """
 import json
 import os
 import subprocess
 import sys
 
-LOADERS = {"jpg": "jpegload", "png": "pngload", "webp": "webpload", "gif": "gifload"}
+LOADERS = {"jpg": "jpegload", "png": "pngload", "webp": "webpload", "gif": "gifload", "heic": "heifload", "avif": "heifload"}
 
 
 def vips(path, field):
@@ -46,6 +47,7 @@ def check_video(source, written):
 
 def main():
     report_path, input_root, output_root = sys.argv[1:4]
+    no_location = "--no-location" in sys.argv[4:]
     with open(report_path) as f:
         report = json.load(f)
     failures, checked = 0, 0
@@ -60,8 +62,8 @@ def main():
             problems, summary = check_video(source, written)
         else:
             problems, summary = check_image(source, written, extension)
-        location = subprocess.run(["exiftool", "-s", "-s", "-s", "-gps:all", "-location:all", written],
-                                  capture_output=True, text=True, check=True).stdout.strip()
+        location = no_location and subprocess.run(["exiftool", "-s", "-s", "-s", "-gps:all", "-location:all", written],
+                                                  capture_output=True, text=True, check=True).stdout.strip()
         if location:
             problems.append(f"location left: {location}")
         checked += 1

@@ -46,7 +46,14 @@ test_release() {
   in_root mediabatch run /usr/share/doc/mediabatch/examples/share-safe.json --input /tmp/package-test/samples \
     --output /tmp/package-test/out --report /tmp/package-test/report.json --quiet
   python3 scripts/check-package-outputs.py "$clean/tmp/package-test/report.json" "$clean/tmp/package-test/samples" \
-    "$clean/tmp/package-test/out"
+    "$clean/tmp/package-test/out" --no-location
+  # Without a transcode images keep their format: HEIC outputs need libheif's HEVC encoder in the root too.
+  printf '%s\n' '{"version": 1, "input": {"include": ["heic/*"]}, "stages": [{"stage": "decode"},' \
+    '{"stage": "downsample", "maxPixelSize": 2048}, {"stage": "write"}]}' >"$clean/tmp/package-test/keep-format.json"
+  in_root mediabatch run /tmp/package-test/keep-format.json --input /tmp/package-test/samples \
+    --output /tmp/package-test/kept --report /tmp/package-test/kept.json --quiet
+  python3 scripts/check-package-outputs.py "$clean/tmp/package-test/kept.json" "$clean/tmp/package-test/samples" \
+    "$clean/tmp/package-test/kept"
 
   step "man mediabatch"
   in_root apt-get install -y -q --no-install-recommends man-db >/dev/null
