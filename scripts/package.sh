@@ -63,8 +63,9 @@ install -d "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/
 install -m 0644 pipelines/*.json "$stage/usr/share/doc/mediabatch/examples/"
 gzip -9n <README.md >"$stage/usr/share/doc/mediabatch/README.md.gz"
 scripts/package-copyright.sh "$scratch" >"$stage/usr/share/doc/mediabatch/copyright"
-printf 'mediabatch (%s) %s; urgency=medium\n\n  * Built from commit %s.\n\n -- %s  %s\n' \
-  "$version$suffix" "$release" "$(git rev-parse --short HEAD 2>/dev/null || echo "a git archive")" "$maintainer" \
+commit=$(git rev-parse --short HEAD 2>/dev/null) && built_from="commit $commit" || built_from="a git archive"
+printf 'mediabatch (%s) %s; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
+  "$version$suffix" "$release" "$built_from" "$maintainer" \
   "$(date -u -R -d "@$SOURCE_DATE_EPOCH")" | gzip -9n >"$stage/usr/share/doc/mediabatch/changelog.gz"
 
 # Depends: what the binary links, as this release's packages name it. Recommends: libavformat,
