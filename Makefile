@@ -6,7 +6,7 @@ SCRATCH ?= .build
 # The Debian release `make package` builds for: the host's, or trixie/bookworm in a debootstrap root.
 RELEASE ?= $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 
-.PHONY: deps demo test build release bench clean package package-test test-trixie
+.PHONY: deps demo test build release bench bench-trixie clean package package-test test-trixie
 
 deps:
 	@./scripts/install-deps.sh
@@ -29,9 +29,10 @@ test: deps
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
 	$(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(SCRATCH)
 
-# The whole suite on Debian 13 (trixie), in a debootstrap root, with this machine's toolchain.
+# The whole suite on Debian 13 (trixie) from a Debian 12 machine: in a debootstrap root with trixie's own
+# build packages and this machine's toolchain, building into .build/trixie so that .build stays bookworm's.
 test-trixie:
-	./scripts/test-trixie.sh
+	./scripts/in-debian-root.sh trixie make test SCRATCH=.build/trixie
 
 # dist/mediabatch_VERSION_amd64.deb for $(RELEASE); Depends read from the binary built on it.
 package:
@@ -43,6 +44,10 @@ package-test:
 
 bench: release
 	bench/run.sh
+
+# bench/run.sh on Debian 13 (libvips 8.16, libheif 1.23, FFmpeg 7.1); SETS as for bench/run.sh.
+bench-trixie:
+	./scripts/in-debian-root.sh trixie env SCRATCH=.build/trixie SETS="$(SETS)" bench/run.sh
 
 # --one-file-system: never follow a bind mount a stopped root test left in .build/debian.
 clean:

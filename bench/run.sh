@@ -5,6 +5,7 @@
 #
 #   bench/run.sh            # all of it (≈ 15 minutes on 2 cores; inputs are cached in bench/.work)
 #   SETS="jpeg12" bench/run.sh
+#   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -14,12 +15,20 @@ cpus=$(nproc)
 sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify incremental variants"}
 
 ./scripts/install-deps.sh imagemagick time
-swift build -c release >/dev/null
-mediabatch=$root/.build/release/mediabatch
+# MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
+# .build/trixie when make bench-trixie runs this in the Debian 13 root).
+if [[ -n ${MEDIABATCH:-} ]]; then
+  mediabatch=$(realpath "$MEDIABATCH")
+else
+  swift build -c release --scratch-path "${SCRATCH:-.build}" >/dev/null
+  mediabatch=$root/${SCRATCH:-.build}/release/mediabatch
+fi
+. /etc/os-release
+echo "$PRETTY_NAME, $(vips --version), $mediabatch"
 mkdir -p "$work"
 
 # Real photos as sources: the shared corpus when present, the bundled samples otherwise.
-pick() { for f in "$@"; do [ -f "$corpus/$f" ] && { echo "$corpus/$f"; return; }; done; }
+pick() { for f in "$@"; do [ -f "$corpus/$f" ] && { echo "$corpus/$f"; return; }; done; return 0; }
 jpeg_sources=("$(pick livephoto/train.jpg)" "$(pick jpeg/apple_iphone_6.jpg)" "$(pick jpeg/nokia_lumia_800.jpg)")
 heic_sources=("$(pick heic/IMG_1034.heic)" "$(pick heic/iphone_xr_issue263.heic)" "$(pick heic/pug.heic)" "$(pick heic/samsung_s10_issue487.heic)")
 [ -n "${jpeg_sources[0]}" ] || jpeg_sources=("$root/samples/jpeg/apple_iphone_4.jpg" "$root/samples/heic/IMG_1034.heic")

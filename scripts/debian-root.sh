@@ -1,5 +1,5 @@
 # Debian roots made by debootstrap, for building and testing on a release other than the host's
-# (scripts/test-trixie.sh, scripts/package.sh) and for installing the package where Swift never
+# (scripts/in-debian-root.sh, scripts/package.sh) and for installing the package where Swift never
 # was (scripts/package-test.sh). Sourced; needs root. Roots live under .build/debian/, which git
 # ignores: a minbase tarball per release, made once (about a minute), and the roots unpacked from it.
 #
@@ -54,7 +54,7 @@ root_mount() {
 root_unmount() {
   local dir target
   dir=$(realpath -m "$1")
-  findmnt -rn -o TARGET | grep -F "$dir/" | sort -r | while read -r target; do
+  { findmnt -rn -o TARGET | grep -F "$dir/" || true; } | sort -r | while read -r target; do
     umount "$target" 2>/dev/null || umount -l "$target"
   done
 }

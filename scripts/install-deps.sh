@@ -12,7 +12,8 @@
 #
 # Debian 12 (bookworm) and 13 (trixie) are known. The -dev packages have the same names on both; the
 # toolchain's runtime libraries do not (trixie's 64-bit time_t transition renamed libcurl4 to
-# libcurl4t64; its compiler is GCC 14). The package's own Depends are read from the built binary
+# libcurl4t64; its compiler is GCC 14; gold left binutils for binutils-gold), and trixie's libheif
+# encodes HEVC and AV1 (HEIC and AVIF outputs) through plugins it only recommends. The package's own Depends are read from the built binary
 # (scripts/package.sh), so runtime names such as libvips42t64 or libavformat61 are never listed here.
 set -euo pipefail
 
@@ -27,16 +28,17 @@ done
 
 . /etc/os-release
 case "${VERSION_CODENAME:-}" in
-  bookworm) gcc=12 curl=libcurl4 ;;
-  trixie) gcc=14 curl=libcurl4t64 ;;
+  bookworm) gcc=12 curl=libcurl4 gold=binutils heif_encoders=() ;;
+  trixie) gcc=14 curl=libcurl4t64 gold=binutils-gold heif_encoders=(libheif-plugin-x265 libheif-plugin-aomenc) ;;
   *) echo "install-deps: Debian ${VERSION_CODENAME:-?} is not one mediabatch knows (bookworm, trixie)" >&2; exit 1 ;;
 esac
 
 packages=(pkg-config libsqlite3-dev libvips-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev
-          libimage-exiftool-perl ffmpeg python3 python3-venv)
+          libimage-exiftool-perl ffmpeg python3 python3-venv "${heif_encoders[@]}")
 if $with_toolchain; then
-  # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime.
-  packages+=(binutils libc6-dev "libgcc-$gcc-dev" "libstdc++-$gcc-dev" "$curl" libedit2 libncurses6 libxml2
+  # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime, with gold
+  # when there is one (trixie moved it out of binutils; without it, bfd leaves the binary without RELRO).
+  packages+=(binutils "$gold" libc6-dev "libgcc-$gcc-dev" "libstdc++-$gcc-dev" "$curl" libedit2 libncurses6 libxml2
              libsqlite3-0 zlib1g-dev git ca-certificates tzdata)
 fi
 if $with_package; then

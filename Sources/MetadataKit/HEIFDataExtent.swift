@@ -1,28 +1,30 @@
 import Foundation
 
-/// How far a HEIF/AVIF file's own structure says its data reaches: the ends its top-level boxes
-/// declare, and the ends `iloc` gives the items stored in the file. A file shorter than that was
-/// cut off. libheif 1.15 (Debian 12) refuses such a file when its header is read; libheif 1.23
-/// (Debian 13) decodes it and fills the missing tiles with green, so mediabatch checks itself.
+/// How far a HEIF/AVIF file's items reach, by its own `iloc` box: the furthest end of the item
+/// data stored in the file (images, grid tiles, thumbnails, Exif). A file shorter than that was cut
+/// off inside an item. libheif 1.15 (Debian 12) refuses such a file when its header is read;
+/// libheif 1.23 (Debian 13) decodes it and fills the missing tiles with green, so mediabatch checks
+/// itself. Boxes that are not items (a motion photo's trailing video, a sequence's samples) do not
+/// count: a file cut there still holds its whole still image.
 public enum HEIFDataExtent {
-    /// The furthest byte the structure claims and the file's actual size; nil when the file has
-    /// no box structure to speak of (libheif judges those).
+    /// The furthest byte the items claim and the file's actual size; nil when the file has no
+    /// readable `meta` and `iloc` (libheif judges those).
     public static func claimedEnd(path: String) throws -> (claimed: Int, size: Int)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw MovieFileError("cannot open \(path)") }
         defer { try? handle.close() }
         let size = Int(try handle.seekToEnd())
-        var offset = 0, claimed = 0
+        var offset = 0
         while size - offset >= 8 {
             let header = try handle.readBytes(at: offset, count: min(16, size - offset))
             guard let (headerSize, boxSize) = boxSize(header, at: offset, fileSize: size), boxSize >= headerSize else { return nil }
-            claimed = max(claimed, offset + boxSize)
-            if header.fourCC(at: 4) == "meta", offset + boxSize <= size, boxSize <= HEIFStructure.largestMeta {
+            if header.fourCC(at: 4) == "meta" {
+                guard offset + boxSize <= size, boxSize <= HEIFStructure.largestMeta else { return nil }
                 let meta = try handle.readBytes(at: offset, count: boxSize)
-                claimed = max(claimed, itemDataEnd(meta, payloadStart: headerSize + 4) ?? 0)
+                return itemDataEnd(meta, payloadStart: headerSize + 4).map { ($0, size) }
             }
             offset += boxSize
         }
-        return claimed > 0 ? (claimed, size) : nil
+        return nil
     }
 
     /// A box's header size and declared size, whether or not the file holds all of it.

@@ -10,7 +10,9 @@ struct MediaBatchCommand: ParsableCommand {
         discussion: """
             Exit codes: 0 every item succeeded or was filtered out; 1 at least one item failed; \
             2 the pipeline file or the command line is invalid (nothing was processed); \
-            130/143 interrupted by SIGINT/SIGTERM.
+            130/143 interrupted by SIGINT/SIGTERM. Installed from the Debian package: example pipelines \
+            in /usr/share/doc/mediabatch/examples, the JSON Schema of pipeline files (what `mediabatch \
+            schema` prints) in /usr/share/mediabatch/pipeline.schema.json.
             """,
         version: MediaBatchVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, SchemaCommand.self, InspectCommand.self, StatusCommand.self,

@@ -3,7 +3,7 @@ import Foundation
 import MetadataKit
 import PipelineModel
 import TestSupport
-import VipsKit
+@testable import VipsKit
 import XCTest
 
 /// Outputs that cannot be written — a full disk, a file size limit, a read-only filesystem — on
@@ -44,6 +44,26 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
     override func tearDown() {
         for mount in mounts.reversed() {
             _ = try? runProcess("umount", [mount.path])
+        }
+    }
+
+    /// Without a transcode an image keeps its format, HEIC and AVIF included: writing them takes
+    /// libheif's HEVC and AV1 encoders (built into Debian 12's libheif1; on Debian 13 the x265 and
+    /// aomenc plugins, which libheif1 only recommends: without them this fails "Unsupported compression").
+    func testImagesWithoutATranscodeKeepTheirFormatHEICAndAVIFIncluded() throws {
+        let input = Fixtures.temporaryFolder("keep-format-input")
+        for source in [Fixtures.sample("heic/L_exif_xmp_iptc.heic"), Fixtures.fixtures.appendingPathComponent("kinds/images/spatial_stereo_pair.avif").path] {
+            try FileManager.default.copyItem(atPath: source, toPath: input.appendingPathComponent((source as NSString).lastPathComponent).path)
+        }
+        let output = Fixtures.temporaryFolder("keep-format-output")
+        let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 32}, {"stage": "write"}"#
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        XCTAssertEqual(report.items.map(\.status), [.ok, .ok], "\(report.items.compactMap(\.error))")
+        for (name, compression) in [("L_exif_xmp_iptc.heic", "hevc"), ("spatial_stereo_pair.avif", "av1")] {
+            let image = try VImage.open(output.appendingPathComponent(name).path)
+            XCTAssertEqual(image.loader, "heifload", name)
+            XCTAssertEqual(image.string("heif-compression"), compression, name)
+            XCTAssertEqual(max(image.width, image.height), 32, name)
         }
     }
 

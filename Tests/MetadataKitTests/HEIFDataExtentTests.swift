@@ -20,7 +20,19 @@ final class HEIFDataExtentTests: XCTestCase {
         XCTAssertNil(try HEIFDataExtent.claimedEnd(path: Fixtures.broken.appendingPathComponent("empty.heic").path))
     }
 
-    /// An `mdat` sized "to the end of the file" hides a cut from the box walk: `iloc` still tells.
+    /// A cut after the last item (a motion photo's trailing video, say) leaves the items whole.
+    func testACutAfterTheItemsDoesNotCount() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/L_exif_xmp_iptc.heic"))))
+        let whole = bytes.count
+        bytes += [0, 0, 0x10, 0, 0x6D, 0x70, 0x76, 0x64] + [UInt8](repeating: 0, count: 100) // 'mpvd' claiming 4 KiB, 108 bytes there
+        let file = Fixtures.temporaryFolder().appendingPathComponent("motion.heic")
+        try Data(bytes).write(to: file)
+        let extent = try XCTUnwrap(try HEIFDataExtent.claimedEnd(path: file.path))
+        XCTAssertEqual(extent.claimed, whole)
+        XCTAssertEqual(extent.size, whole + 108)
+    }
+
+    /// An `mdat` sized "to the end of the file" does not hide a cut: `iloc` tells.
     func testItemLocationsTellWhenTheMediaBoxRunsToTheEnd() throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/L_exif_xmp_iptc.heic"))))
         let mdat = try XCTUnwrap(bytes.firstOffset(of: Array("mdat".utf8))) - 4
