@@ -23,9 +23,9 @@ demo: release
 	.build/release/mediabatch run pipelines/quickstart.json --report out/quickstart-report.json
 	@echo "Outputs in out/quickstart, report in out/quickstart-report.json"
 
-# The schema test validates with Python's jsonschema: its venv is made first, so a network failure shows here.
+# The schema and ThumbHash tests compare with PyPI packages: their venv is made first, so a network failure shows here.
 test: deps
-	./scripts/jsonschema-venv.sh >/dev/null
+	./scripts/test-python.sh >/dev/null
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
 	$(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(SCRATCH)
 

@@ -24,7 +24,7 @@ final class ThumbHashTests: XCTestCase {
         try Data(rgba).write(to: file)
         let script = "import sys, thumbhash; print(' '.join(map(str, thumbhash.rgba_to_thumb_hash("
             + "int(sys.argv[1]), int(sys.argv[2]), list(open(sys.argv[3], 'rb').read())))))"
-        let printed = try PythonReference.run(script, ["\(width)", "\(height)", file.path], with: ["thumbhash"])
+        let printed = try PythonReference.run(script, ["\(width)", "\(height)", file.path])
         return printed.split(separator: " ").compactMap { UInt8($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
@@ -60,7 +60,7 @@ final class ThumbHashTests: XCTestCase {
         let file = Fixtures.temporaryFolder().appendingPathComponent("hash")
         try Data(ours).write(to: file)
         let script = "import sys, thumbhash; print(float(thumbhash.thumb_hash_to_average_rgba(list(open(sys.argv[1], 'rb').read()))[3]))"
-        let printed = try PythonReference.run(script, [file.path], with: ["thumbhash"])
+        let printed = try PythonReference.run(script, [file.path])
         let decoded = try XCTUnwrap(Double(printed.trimmingCharacters(in: .whitespacesAndNewlines)), printed)
         let averageAlpha = (0..<photoWidth * photoHeight).reduce(0.0) { $0 + Double(rgba[$1 * 4 + 3]) } / Double(photoWidth * photoHeight) / 255
         XCTAssertEqual(decoded, averageAlpha, accuracy: 1.0 / 15, "average alpha, in 4 bits")

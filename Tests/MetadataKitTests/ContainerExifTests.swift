@@ -4,7 +4,9 @@ import TestSupport
 import XCTest
 
 /// Our EXIF block spliced into WebP (`WebPChunks`) and PNG (`PNGChunks`) files as libvips wrote
-/// them (which lose the Apple MakerNote), read back by exiftool and decoded by libvips' CLI.
+/// them, read back by exiftool and decoded by libvips' CLI. libvips 8.14 (Debian 12) loses the
+/// Apple MakerNote in both and writes WebP's block with a prefix exiftool warns about; 8.16
+/// (Debian 13) keeps them; the splice gives the same file on both.
 final class ContainerExifTests: XCTestCase {
     /// The Live Photo still's own EXIF: Apple MakerNote, Live Photo identifier and all.
     func livePhotoExif() throws -> ExifData {
@@ -13,7 +15,7 @@ final class ContainerExifTests: XCTestCase {
         return try XCTUnwrap(ExifData(Array(jpeg[app1.payload])))
     }
 
-    /// The still re-encoded by libvips (`vips thumbnail`), which keeps EXIF but not the MakerNote.
+    /// The still re-encoded by libvips (`vips thumbnail`).
     func libvipsWritten(_ format: String) throws -> URL {
         let output = Fixtures.temporaryFolder().appendingPathComponent("train.\(format)")
         let made = try runProcess("vips", ["thumbnail", Fixtures.sample("livephoto/train.jpg"), output.path, "300"])
@@ -23,7 +25,7 @@ final class ContainerExifTests: XCTestCase {
 
     func assertReadBack(_ file: URL, bytes: [UInt8], file source: StaticString = #filePath, line: UInt = #line) throws {
         try Data(bytes).write(to: file)
-        let tags = try exiftool(file.path, ["-Warning", "-MediaGroupUUID", "-Model"])
+        let tags = try exiftool(file.path, ["-Warning", "-Apple:all", "-Model"])
         XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02", file: source, line: line)
         XCTAssertEqual(tags["IFD0:Model"] as? String, "iPhone 6s", file: source, line: line)
         XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")", file: source, line: line)
@@ -34,7 +36,6 @@ final class ContainerExifTests: XCTestCase {
     func testWebPGetsTheWholeBlockAndItsFlag() throws {
         let webp = try libvipsWritten("webp")
         let before = try [UInt8](Data(contentsOf: webp))
-        XCTAssertNil(try exiftool(webp.path)["Apple:MediaGroupUUID"], "libvips drops the MakerNote")
         let spliced = try XCTUnwrap(WebPChunks.replacingExif(in: before, with: livePhotoExif()))
         let chunks = try XCTUnwrap(WebPChunks.chunks(of: spliced))
         XCTAssertEqual(chunks.filter { $0.fourCC == "EXIF" }.count, 1)

@@ -1,27 +1,20 @@
 import Foundation
 
 /// Reference implementations from PyPI, for tests that compare mediabatch's own code with
-/// them: installed once into a virtual environment under `.build/` (python3 and its venv module
-/// come from `scripts/install-deps.sh`).
+/// them: `scripts/test-python.sh` installs them, pinned, into a venv under `.build/` (one per
+/// Python version, so a Debian 13 root sharing the checkout gets its own).
 public enum PythonReference {
-    static let environment = Fixtures.repositoryRoot.appendingPathComponent(".build/test-python")
-
-    /// The environment's python, with `packages` installed.
-    public static func python(with packages: [String]) throws -> String {
-        let python = environment.appendingPathComponent("bin/python").path
-        if !FileManager.default.isExecutableFile(atPath: python) {
-            try check(runProcess("python3", ["-m", "venv", environment.path]))
-        }
-        let missing = try packages.filter { package in
-            try runProcess(python, ["-m", "pip", "show", "-q", package]).exitCode != 0
-        }
-        if !missing.isEmpty { try check(runProcess(python, ["-m", "pip", "install", "-q"] + missing)) }
-        return python
+    /// The venv's python, made on first use.
+    public static func python() throws -> String {
+        let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/test-python.sh").path
+        let result = try runProcess(script, [])
+        try check(result)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs `script` with `arguments` in the environment and returns what it printed.
-    public static func run(_ script: String, _ arguments: [String] = [], with packages: [String]) throws -> String {
-        let result = try runProcess(try python(with: packages), ["-c", script] + arguments)
+    /// Runs `script` with `arguments` in the venv and returns what it printed.
+    public static func run(_ script: String, _ arguments: [String] = []) throws -> String {
+        let result = try runProcess(try python(), ["-c", script] + arguments)
         try check(result)
         return result.stdout
     }

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// `mediabatch schema` checked by a real validator: Python's `jsonschema` (from PyPI, in a venv
-/// `scripts/jsonschema-venv.sh` makes) validates every shipped pipeline and every invalid-pipeline
+/// `scripts/test-python.sh` makes) validates every shipped pipeline and every invalid-pipeline
 /// fixture, and must agree with `mediabatch validate` on each.
 final class SchemaCommandTests: XCTestCase {
     /// Fixtures the schema accepts though `validate` refuses them, each for a reason JSON Schema
@@ -34,9 +34,7 @@ final class SchemaCommandTests: XCTestCase {
                 .filter { $0.hasSuffix(".json") }.sorted().map { "\(folder)/\($0)" }
         }
         XCTAssertGreaterThanOrEqual(files.count, 20)
-        let python = try runProcess(Fixtures.repositoryRoot.appendingPathComponent("scripts/jsonschema-venv.sh").path, [])
-        XCTAssertEqual(python.exitCode, 0, python.stderr)
-        let check = try runProcess(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+        let check = try runProcess(try PythonReference.python(),
                                    ["scripts/check-against-schema.py", schemaFile.path] + files, in: Fixtures.repositoryRoot)
         XCTAssertEqual(check.exitCode, 0, check.stderr)
         let verdicts = check.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: String] }
