@@ -57,7 +57,7 @@ int mb_vips_save(VipsImage *in, const char *path, const char *format, int qualit
     if (strcmp(format, "png") == 0)
         return vips_pngsave(in, path, NULL);
     if (strcmp(format, "webp") == 0)
-        return vips_webpsave(in, path, "Q", quality, NULL);
+        return vips_webpsave(in, path, "Q", quality, "effort", effort, NULL);
     if (strcmp(format, "gif") == 0)
         return vips_gifsave(in, path, NULL);
     if (strcmp(format, "tiff") == 0)

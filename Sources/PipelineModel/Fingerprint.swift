@@ -30,13 +30,15 @@ extension Stage {
         case .downsample(let maxPixelSize): return "downsample(\(maxPixelSize))"
         case .transcode(let options):
             let from = options.from.map { $0.map(\.rawValue).sorted().joined(separator: ",") } ?? "*"
-            let effort = options.to == .avif ? ",effort=\(Defaults.avifEffort)" : ""
+            let effort = options.effort.map { ",effort=\($0)" } ?? ""
             return "transcode(\(from)->\(options.to.rawValue),q=\(options.quality)\(effort))"
         case .variants(let variants):
-            let quality = variants.quality.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue):\($0.value)" }
+            func listed(_ values: [OutputFormat: Int]) -> String {
+                values.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue):\($0.value)" }.joined(separator: ",")
+            }
             return "variants(sizes=\(variants.sizes.map(String.init).joined(separator: ",")),"
-                + "formats=\(variants.formats.map(\.rawValue).joined(separator: ",")),quality=\(quality.joined(separator: ",")),"
-                + "placeholder=\(variants.placeholder?.rawValue ?? "none"),avifEffort=\(Defaults.avifEffort))"
+                + "formats=\(variants.formats.map(\.rawValue).joined(separator: ",")),quality=\(listed(variants.quality)),"
+                + "effort=\(listed(variants.effort)),placeholder=\(variants.placeholder?.rawValue ?? "none"))"
         case .stripMetadata(let groups): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
         case .write(let options): return "write(\(options.path.text))"
         }

@@ -38,4 +38,14 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// PNG is lossless: it takes no quality.
     public var isLossy: Bool { self != .png }
+
+    /// The encoder's CPU effort, where it has one worth choosing (libwebp's method, libaom's
+    /// speed reversed); libjpeg, libpng's zlib and x265 through libvips take none.
+    public var effortRange: ClosedRange<Int>? {
+        switch self {
+        case .webp: return 0...6
+        case .avif: return 0...9
+        default: return nil
+        }
+    }
 }

@@ -33,6 +33,8 @@ public enum Stage: Equatable, Sendable {
         public var from: Set<MediaFormat>?
         public var to: OutputFormat
         public var quality: Int
+        /// The encoder's effort, for a format that has one (`OutputFormat.effortRange`).
+        public var effort: Int?
 
         public func applies(to format: MediaFormat) -> Bool {
             !format.isVideo && from?.contains(format) ?? true
@@ -45,6 +47,8 @@ public enum Stage: Equatable, Sendable {
         public var formats: [OutputFormat]
         /// The quality of each lossy format among `formats`.
         public var quality: [OutputFormat: Int]
+        /// The effort of each format among `formats` that has one.
+        public var effort: [OutputFormat: Int]
         public var placeholder: Placeholder?
     }
 
@@ -81,7 +85,9 @@ public enum Stage: Equatable, Sendable {
 extension Stage.Variants {
     /// What the stage makes, in words, for `mediabatch validate`.
     public var explanation: String {
-        let formats = self.formats.map { format in quality[format].map { "\(format.rawValue) q\($0)" } ?? format.rawValue }
+        let formats = self.formats.map { format in
+            [format.rawValue] + [quality[format].map { "q\($0)" }, effort[format].map { "effort \($0)" }].compactMap { $0 }
+        }.map { $0.joined(separator: " ") }
         var text = "\(sizes.count) sizes × \(self.formats.count) formats = up to \(sizes.count * self.formats.count) outputs an image: "
             + sizes.map(String.init).joined(separator: ", ") + " px on the longest side (never upscaled: sizes at or above an "
             + "image's own collapse into one at its size, under the smallest of them), each as " + formats.joined(separator: ", ")

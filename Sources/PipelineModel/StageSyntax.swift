@@ -51,29 +51,23 @@ extension StageSyntax {
     static let transcode = StageSyntax(
         spelling: "transcode", name: .transcode,
         help: "Converts images (those in from, or all) to sRGB in another format.",
-        options: [TranscodeKeys.from.described, TranscodeKeys.to.described, TranscodeKeys.quality.described]) { object in
+        options: [TranscodeKeys.from.described, TranscodeKeys.to.described, TranscodeKeys.quality.described,
+                  TranscodeKeys.effort.described]) { object in
             let to = try object.value(TranscodeKeys.to)
             return .transcode(.init(from: try object.optionalValue(TranscodeKeys.from).map(Set.init), to: to,
-                                    quality: try object.optionalValue(TranscodeKeys.quality) ?? Defaults.quality[to] ?? Defaults.keptFormatQuality))
+                                    quality: try object.optionalValue(TranscodeKeys.quality) ?? Defaults.quality[to] ?? Defaults.keptFormatQuality,
+                                    effort: try object.effort(for: to)))
         }
 
     static let variants = StageSyntax(
         spelling: "variants", name: .variants,
         help: "One decode, many outputs: every size in every format, upright, sRGB, never upscaled; in place of downsample and transcode.",
         options: [VariantsKeys.sizes.described, VariantsKeys.formats.described, VariantsKeys.quality.described,
-                  VariantsKeys.placeholder.described]) { object in
+                  VariantsKeys.effort.described, VariantsKeys.placeholder.described]) { object in
             let formats = try object.value(VariantsKeys.formats)
-            var quality = Defaults.quality.filter { formats.contains($0.key) }
-            if let given = object.optional(VariantsKeys.quality.name) {
-                for (format, value) in try VariantsKeys.quality.syntax.read(given) {
-                    guard formats.contains(format) else {
-                        throw given.child(format.rawValue, .string(format.rawValue))
-                            .expected("a lossy format of this stage's formats (one of \(formats.filter(\.isLossy).map(\.rawValue).joined(separator: ", ")))")
-                    }
-                    quality[format] = value
-                }
-            }
-            return .variants(.init(sizes: try object.value(VariantsKeys.sizes), formats: formats, quality: quality,
+            return .variants(.init(sizes: try object.value(VariantsKeys.sizes), formats: formats,
+                                   quality: try object.perFormat(VariantsKeys.quality, of: formats, defaults: Defaults.quality, where: \.isLossy),
+                                   effort: try object.perFormat(VariantsKeys.effort, of: formats, defaults: Defaults.effort) { $0.effortRange != nil },
                                    placeholder: try object.optionalValue(VariantsKeys.placeholder)))
         }
 
@@ -113,6 +107,8 @@ enum TranscodeKeys {
     static let to = Key<OutputFormat>("to", .choice("an output format"), .required, "The output format.")
     static let quality = Key("quality", .integer(in: 1...100), .noDefault,
                              "Encoder quality; by default JPEG and WebP 80, AVIF 62, HEIC 44 (PNG is lossless).")
+    static let effort = Key("effort", .integer(in: 0...9), .noDefault,
+                            "Encoder CPU effort, for webp (0–6, default 4) and avif (0–9, default 2): lower is faster, with larger files.")
 }
 
 enum VariantsKeys {
@@ -120,8 +116,11 @@ enum VariantsKeys {
                            "The longest side of each variant, in pixels; sizes at or above an image's own collapse into one at its size.")
     static let formats = Key("formats", ValueSyntax<OutputFormat>.choice("an output format").distinctList(of: "format"), .required,
                              "Every size is written in every one of these formats.")
-    static let quality = Key("quality", .qualities, .noDefault,
-                             "Quality of each lossy format among formats; by default JPEG and WebP 80, AVIF 62, HEIC 44.")
+    static let quality = Key("quality", .perFormat("a lossy format", OutputFormat.allCases.filter(\.isLossy)) { _ in .integer(in: 1...100) },
+                             .noDefault, "Quality of each lossy format among formats; by default JPEG and WebP 80, AVIF 62, HEIC 44.")
+    static let effort = Key("effort", .perFormat("a format with an effort", OutputFormat.allCases.filter { $0.effortRange != nil }) {
+                                .integer(in: $0.effortRange!)
+                            }, .noDefault, "Encoder CPU effort of webp (0–6, default 4) and avif (0–9, default 2) among formats: lower is faster, with larger files.")
     static let placeholder = Key("placeholder", ValueSyntax<Stage.Placeholder>.choice("a placeholder"), .noDefault,
                                  "thumbhash: a ThumbHash of each item in the manifest, for blurred previews.")
 }
@@ -148,20 +147,48 @@ extension ValueSyntax where Value == PathTemplate {
 }
 
 extension ValueSyntax where Value == [OutputFormat: Int] {
-    /// `{"avif": 50, "webp": 75}`: a quality for any lossy format.
-    static let qualities: ValueSyntax = {
-        let lossy = OutputFormat.allCases.filter(\.isLossy)
-        let quality = ValueSyntax<Int>.integer(in: 1...100)
-        let schema = objectSchema(lossy.map { DescribedKey(name: $0.rawValue, required: false, schema: quality.schema) })
+    /// `{"avif": 50, "webp": 75}`: a value for any of `formats`, each read by its own syntax.
+    static func perFormat(_ what: String, _ formats: [OutputFormat], value: @escaping (OutputFormat) -> ValueSyntax<Int>) -> ValueSyntax {
+        let schema = objectSchema(formats.map { DescribedKey(name: $0.rawValue, required: false, schema: value($0).schema) })
         return ValueSyntax(schema: schema, read: { reader in
             let object = try reader.object()
-            var qualities: [OutputFormat: Int] = [:]
+            var values: [OutputFormat: Int] = [:]
             for key in object.keys {
-                let format = try reader.child(key, .string(key)).oneOf("a lossy format", lossy.map { ($0.rawValue, $0) })
-                qualities[format] = try quality.read(object.required(key))
+                let format = try reader.child(key, .string(key)).oneOf(what, formats.map { ($0.rawValue, $0) })
+                values[format] = try value(format).read(object.required(key))
             }
             try object.finish()
-            return qualities
+            return values
         }, json: nil)
-    }()
+    }
+}
+
+extension ObjectReader {
+    /// A per-format option of `variants` (`quality`, `effort`): the defaults for the stage's
+    /// `formats`, overridden by what the stage gives, which may name only formats it writes.
+    func perFormat(_ key: Key<[OutputFormat: Int]>, of formats: [OutputFormat], defaults: [OutputFormat: Int],
+                   where takes: (OutputFormat) -> Bool) throws -> [OutputFormat: Int] {
+        var values = defaults.filter { formats.contains($0.key) }
+        guard let given = optional(key.name) else { return values }
+        for (format, value) in try key.syntax.read(given) {
+            guard formats.contains(format) else {
+                let takers = formats.filter(takes).map(\.rawValue).joined(separator: ", ")
+                throw given.child(format.rawValue, .string(format.rawValue))
+                    .expected("one of this stage's formats that takes \(key.name) (\(takers.isEmpty ? "none does" : takers))")
+            }
+            values[format] = value
+        }
+        return values
+    }
+
+    /// `transcode.effort`, in the range of the format written; nil for a format without one.
+    func effort(for format: OutputFormat) throws -> Int? {
+        guard let given = optional(TranscodeKeys.effort.name) else { return Defaults.effort[format] }
+        guard let range = format.effortRange else {
+            throw given.expected("no effort: \(format.rawValue) takes none (webp 0–6 and avif 0–9 do)")
+        }
+        let effort = try TranscodeKeys.effort.syntax.read(given)
+        guard range.contains(effort) else { throw given.expected("an integer from \(range.lowerBound) to \(range.upperBound) for \(format.rawValue)") }
+        return effort
+    }
 }

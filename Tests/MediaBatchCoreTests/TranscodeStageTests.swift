@@ -85,12 +85,12 @@ final class TranscodeStageTests: XCTestCase, RunsPipelines {
         var heicPlan = ItemPlan(format: .heic), pngPlan = ItemPlan(format: .png)
         stage.plan(&heicPlan, for: heic)
         stage.plan(&pngPlan, for: png)
-        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .webp, quality: 55)])
+        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .webp, quality: 55, effort: Defaults.effort[.webp])])
         XCTAssertEqual(pngPlan, ItemPlan(format: .png), "not in from: planned as it is")
         var fingerprint = ItemFingerprint(recipe: [])
         stage.fingerprint(&fingerprint, format: .png)
         stage.fingerprint(&fingerprint, format: .heic)
-        XCTAssertEqual(fingerprint.recipe, ["transcode(heic->webp,q=55)"])
+        XCTAssertEqual(fingerprint.recipe, ["transcode(heic->webp,q=55,effort=4)"])
     }
 
     func testLeavesAnSRGBImageAsItIs() throws {

@@ -100,6 +100,24 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(written, ["Landscape_1-1800.jpg", "Landscape_1-640.jpg"])
     }
 
+    /// libwebp's method reaches the encoder: effort 0 writes a larger file than effort 6, and
+    /// the picture is the same.
+    func testWebPEffortTradesBytesForTime() throws {
+        let input = try Self.folder(of: ["jpeg/orientation/Landscape_1.jpg"])
+        var written: [Int: URL] = [:]
+        for effort in [0, 6] {
+            let output = Fixtures.temporaryFolder()
+            let report = try Self.run(try pipeline(Self.stages(sizes: [900], formats: ["webp"], extra: #", "effort": {"webp": \#(effort)}"#)),
+                                      input: input, output: output)
+            let variant = try XCTUnwrap(report.items.first?.variants?.first)
+            written[effort] = output.appendingPathComponent(variant.path)
+        }
+        let fast = try VImage.open(written[0]!.path).inMemory(), small = try VImage.open(written[6]!.path).inMemory()
+        let bytes = try written.mapValues { try Data(contentsOf: $0).count }
+        XCTAssertGreaterThan(Double(bytes[0]!), 1.05 * Double(bytes[6]!), "effort 0 skips the search that makes files smaller")
+        XCTAssertLessThan(try fast.meanAbsoluteDifference(from: small), 3, "the same picture")
+    }
+
     func testPlansEveryOutputBeforeAnyPixelIsDecoded() throws {
         let item = try Self.item("heic/IMG_1034.heic")
         try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(item)
@@ -108,6 +126,7 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
         for stage in stages { stage.plan(&plan, for: item) }
         XCTAssertEqual(plan.paths, ["IMG_1034-640x480.avif", "IMG_1034-640x480.jpg", "IMG_1034-4032x3024.avif", "IMG_1034-4032x3024.jpg"])
         XCTAssertEqual(plan.outputs.map(\.quality), [62, 80, 62, 80], "each format's default quality")
+        XCTAssertEqual(plan.outputs.map(\.effort), [2, nil, 2, nil], "AVIF's default effort; JPEG takes none")
         XCTAssertGreaterThan(plan.estimatedBytes, CostEstimator.estimate(image: .init(format: .heic, width: 4032, height: 3024, bitsPerSample: 8),
                                                                          maxPixelSize: nil), "the kept variants and the AVIF encoder on top")
     }

@@ -49,7 +49,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
         XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
         XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
-        XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80)))
+        XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80, effort: nil)))
         XCTAssertEqual(pipeline.stages[4], .stripMetadata([.location]))
     }
 
@@ -71,7 +71,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual([pipeline.input.extensionMismatch == .fail, pipeline.input.followSymlinks, pipeline.input.trusted],
                        [true, false, false])
         XCTAssertEqual(pipeline.onError, .continue)
-        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: nil, to: .jpeg, quality: 80)))
+        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: nil, to: .jpeg, quality: 80, effort: nil)))
         guard case .write(let write) = pipeline.stages[2] else { return XCTFail("write expected") }
         XCTAssertEqual(write.path.text, Defaults.writePath)
     }
@@ -100,7 +100,18 @@ final class PipelineDecoderTests: XCTestCase {
 
     func testTranscodeFromAcceptsAList() throws {
         let pipeline = try decode(stages(#"{"stage": "decode"}, {"stage": "transcode", "from": ["heic", "avif"], "to": "webp", "quality": 1}, {"stage": "write"}"#))
-        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: [.heic, .avif], to: .webp, quality: 1)))
+        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: [.heic, .avif], to: .webp, quality: 1, effort: Defaults.effort[.webp])))
+    }
+
+    func testTranscodeEffortIsInTheRangeOfTheFormatWritten() throws {
+        func transcode(_ options: String) -> String { stages(#"{"stage": "decode"}, {"stage": "transcode", \#(options)}, {"stage": "write"}"#) }
+        XCTAssertEqual(try decode(transcode(#""to": "webp", "effort": 0"#)).stages[1], .transcode(.init(from: nil, to: .webp, quality: 80, effort: 0)))
+        XCTAssertEqual(try decode(transcode(#""to": "avif", "effort": 9"#)).stages[1], .transcode(.init(from: nil, to: .avif, quality: 62, effort: 9)))
+        XCTAssertEqual(try decode(transcode(#""to": "avif""#)).stages[1], .transcode(.init(from: nil, to: .avif, quality: 62, effort: 2)))
+        XCTAssertEqual(failure(transcode(#""to": "webp", "effort": 7"#)), "stages[1].effort: expected an integer from 0 to 6 for webp, found 7")
+        XCTAssertEqual(failure(transcode(#""to": "avif", "effort": 10"#)), "stages[1].effort: expected an integer from 0 to 9, found 10")
+        XCTAssertEqual(failure(transcode(#""to": "jpeg", "effort": 3"#)),
+                       "stages[1].effort: expected no effort: jpeg takes none (webp 0–6 and avif 0–9 do), found 3")
     }
 
     func testMistakesNameTheJSONPathAndWhatWasExpected() {
@@ -195,6 +206,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(variants.sizes, [640, 1280])
         XCTAssertEqual(variants.formats, [.avif, .webp, .png])
         XCTAssertEqual(variants.quality, [.avif: Defaults.quality[.avif]!, .webp: 75], "PNG is lossless: no quality")
+        XCTAssertEqual(variants.effort, [.avif: Defaults.effort[.avif]!, .webp: Defaults.effort[.webp]!], "PNG takes no effort")
         XCTAssertEqual(variants.placeholder, .thumbhash)
     }
 
@@ -222,9 +234,17 @@ final class PipelineDecoderTests: XCTestCase {
             (only(#""sizes": [320], "formats": ["jpeg", "png"], "quality": {"png": 50}"#),
              #"stages[1].quality.png: expected a lossy format (one of jpeg, webp, avif, heic), found "png""#),
             (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"webp": 50}"#),
-             #"stages[1].quality.webp: expected a lossy format of this stage's formats (one of jpeg), found "webp""#),
+             #"stages[1].quality.webp: expected one of this stage's formats that takes quality (jpeg), found "webp""#),
             (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"jpeg": 101}"#),
              "stages[1].quality.jpeg: expected an integer from 1 to 100, found 101"),
+            (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"webp": 7}"#),
+             "stages[1].effort.webp: expected an integer from 0 to 6, found 7"),
+            (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"jpeg": 1}"#),
+             #"stages[1].effort.jpeg: expected a format with an effort (one of webp, avif), found "jpeg""#),
+            (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"avif": 1}"#),
+             #"stages[1].effort.avif: expected one of this stage's formats that takes effort (webp), found "avif""#),
+            (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"webp": "fast"}"#),
+             #"stages[1].effort.webp: expected an integer from 0 to 6, found "fast""#),
             (only(#""sizes": [320], "formats": ["jpeg"], "placeholder": "blurhash""#),
              #"stages[1].placeholder: expected a placeholder (one of thumbhash), found "blurhash""#),
             (stages(#"\#(variants), \#(decode), \#(write)"#), #"stages[0]: "variants" needs a "decode" stage before it"#),

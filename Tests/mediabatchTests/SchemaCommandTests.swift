@@ -16,6 +16,7 @@ final class SchemaCommandTests: XCTestCase {
         "capture-date-february-30.json": "a day the month lacks",
         "memory-budget-under-a-byte.json": "a size that rounds to 0 bytes",
         "variants-path-without-size.json": "a write path that must tell the variants apart",
+        "transcode-effort-for-jpeg.json": "an option whose range depends on another's value (effort on to)",
     ]
 
     func mediabatch(_ arguments: [String]) throws -> ProcessResult {

@@ -16,7 +16,8 @@ struct ItemPlan: Codable, Equatable, Sendable {
     /// Before any stage has said otherwise: the item as it is, copied byte for byte.
     init(format: MediaFormat) {
         estimatedBytes = CostEstimator.copyBytes
-        outputs = [PlannedOutput(format: format, quality: Defaults.keptFormatQuality)]
+        let effort = OutputFormat(rawValue: format.rawValue).flatMap { Defaults.effort[$0] }
+        outputs = [PlannedOutput(format: format, quality: Defaults.keptFormatQuality, effort: effort)]
     }
 
     /// Where `write` will publish the outputs, relative to the output root.
@@ -27,6 +28,8 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var format: MediaFormat
     /// For the lossy encoders (JPEG, WebP, HEIF, AVIF).
     var quality: Int
+    /// For the encoders with an effort worth choosing (WebP, AVIF).
+    var effort: Int?
     /// Relative to the output root; nil until `write` places it (without a `write`, no output).
     var path: String?
     /// Set by `variants`: the size as listed and the exact pixels the output will have.
@@ -44,8 +47,7 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     /// database: an output is reused only when this and the shared recipe are unchanged.
     var spec: String {
         let variantPart = variant.map { " size \($0.size) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
-        let effort = format == .avif ? " effort \(Defaults.avifEffort)" : ""
-        return "\(format.rawValue) q\(quality)\(effort)\(variantPart)"
+        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)"
     }
 }
 

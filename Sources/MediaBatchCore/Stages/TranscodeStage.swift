@@ -18,6 +18,7 @@ struct TranscodeStage: PipelineStage {
         for index in plan.outputs.indices {
             plan.outputs[index].format = options.to.mediaFormat
             plan.outputs[index].quality = options.quality
+            plan.outputs[index].effort = options.effort
         }
     }
 

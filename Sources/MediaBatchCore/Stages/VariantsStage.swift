@@ -29,7 +29,8 @@ struct VariantsStage: PipelineStage {
         let variants = Self.variants(of: upright, sizes: options.sizes)
         plan.outputs = variants.flatMap { variant in
             options.formats.map { format in
-                PlannedOutput(format: format.mediaFormat, quality: options.quality[format] ?? Defaults.keptFormatQuality, variant: variant)
+                PlannedOutput(format: format.mediaFormat, quality: options.quality[format] ?? Defaults.keptFormatQuality,
+                              effort: options.effort[format], variant: variant)
             }
         }
         plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image),

@@ -100,7 +100,7 @@ struct WriteStage: PipelineStage {
         guard let format = output.format.imageFileFormat else {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }
-        try carrying.save(to: path, format: format, quality: output.quality, effort: Defaults.avifEffort)
+        try carrying.save(to: path, format: format, quality: output.quality, effort: output.effort ?? 0)
         guard let exif = metadata?.exif(for: carrying) else { return }
         try Self.splice(exif, format: output.format, into: path)
     }
