@@ -180,14 +180,18 @@ incremental() {
   awk '{ s[NR]=$2; printf "%-14s %8.2f s %8.0f MiB peak RSS %8.1f%% of the first run\n", $1, $2, $3/1024, 100*$2/s[1] }' "$work/incremental.txt"
 }
 
-# Pillow + pillow-heif from PyPI, for the variants comparison (never a run-time dependency).
+# Pillow + pillow-heif from PyPI, for the variants comparison (never a run-time dependency). One venv
+# per Python version: make bench-trixie runs this in a Debian 13 root over the same checkout.
 pillow() {
-  [ -x "$work/venv/bin/python" ] || python3 -m venv "$work/venv"
-  "$work/venv/bin/python" -c "import PIL, pillow_heif" 2>/dev/null || "$work/venv/bin/pip" install -q pillow pillow-heif
-  echo "$work/venv/bin/python"
+  local venv
+  venv=$work/venv-python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -c "import PIL, pillow_heif" 2>/dev/null || "$venv/bin/pip" install -q pillow pillow-heif
+  echo "$venv/bin/python"
 }
 
-# variants SET: [640, 1280, 2048] × [webp, jpeg], q80, sRGB, upright: six outputs a photo.
+# variants SET: [640, 1280, 2048] × [webp, jpeg], q80, sRGB, upright: six outputs a photo. Each row
+# also says how many bytes a photo's outputs took: the WebP effort row trades bytes for time.
 variants_of() {
   local set=$1 dir=$work/inputs/$1 n python
   n=$(count_inputs "$dir")
@@ -195,19 +199,27 @@ variants_of() {
   echo
   echo "== variants, $set: $n photos × [640, 1280, 2048] × [webp, jpeg], q80, sRGB, upright ($((n * 6)) files), $cpus CPUs"
   {
-    timed mediabatch "$mediabatch" run bench/variants.json --input "$dir" --output "$work/out" --quiet
-    timed vipsthumbnail-per-variant bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} bench/vipsthumbnail-variants.sh '$work/out' {}"
-    timed vipsthumbnail-one-process bash -c "for size in 2048 1280 640; do for ext in webp jpg; do
+    with_bytes mediabatch "$mediabatch" run bench/variants.json --input "$dir" --output "$work/out" --quiet
+    with_bytes mediabatch-webp-effort-2 "$mediabatch" run bench/variants-webp-effort-2.json --input "$dir" --output "$work/out" --quiet
+    with_bytes vipsthumbnail-per-variant bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} bench/vipsthumbnail-variants.sh '$work/out' {}"
+    with_bytes vipsthumbnail-one-process bash -c "for size in 2048 1280 640; do for ext in webp jpg; do
       find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s \$size --export-profile srgb -o '$work/out/%s-'\$size.\$ext'[Q=80]'; done; done"
-    timed pillow "$python" bench/pillow-variants.py "$work/out" $(find "$dir" -type f ! -name .done | sort)
+    with_bytes pillow "$python" bench/pillow-variants.py "$work/out" $(find "$dir" -type f ! -name .done | sort)
   } > "$work/variants-$set.txt"
   awk -v n="$n" '
-    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024; kib[NR]=$5/1024/n }
     END {
-      printf "%-28s %10s %14s %20s %16s\n", "tool", "photos/s", "largest process", "all processes, PSS", "mediabatch is"
+      printf "%-28s %10s %14s %20s %14s %16s\n", "tool", "photos/s", "largest process", "all processes, PSS", "KiB a photo", "mediabatch is"
       for (i = 1; i <= NR; i++)
-        printf "%-28s %10.2f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
+        printf "%-28s %10.2f %10.0f MiB %16.0f MiB %14.0f %15.2fx\n", name[i], rate[i], rss[i], all[i], kib[i], rate[1]/rate[i]
     }' "$work/variants-$set.txt"
+}
+
+# timed, then the bytes of the files the command left in $work/out (mediabatch's own folder aside).
+with_bytes() {
+  local line
+  line=$(timed "$@") || { echo "$line" >&2; return 1; }
+  echo "$line $(du -sb --exclude=.mediabatch "$work/out" | cut -f1)"
 }
 
 # AVIF against JPEG at [640, 1280]: seconds a photo and bytes, on the JPEG set; and 48 MP HEICs to
