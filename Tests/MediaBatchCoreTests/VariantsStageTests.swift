@@ -115,7 +115,9 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
         let fast = try VImage.open(written[0]!.path).inMemory(), small = try VImage.open(written[6]!.path).inMemory()
         let bytes = try written.mapValues { try Data(contentsOf: $0).count }
         XCTAssertGreaterThan(Double(bytes[0]!), 1.05 * Double(bytes[6]!), "effort 0 skips the search that makes files smaller")
-        XCTAssertLessThan(try fast.meanAbsoluteDifference(from: small), 3, "the same picture")
+        // Two lossy encodes of one picture differ by a few levels (3.0 with Debian 13's libwebp 1.5); another
+        // picture, orientation or colour, by tens.
+        XCTAssertLessThan(try fast.meanAbsoluteDifference(from: small), 6, "the same picture")
     }
 
     func testPlansEveryOutputBeforeAnyPixelIsDecoded() throws {
