@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validates JSON files against mediabatch's pipeline schema with the jsonschema package.
 
-Usage: check-against-schema.py SCHEMA FILE...  (run with scripts/jsonschema-venv.sh's Python)
+Usage: check-against-schema.py SCHEMA FILE...  (run with scripts/test-python.sh's Python)
 
 Checks the schema itself first (draft 2020-12 metaschema; every "default" valid under the
 schema it annotates), then prints one JSON line per file: {"file", "verdict", "reason"} with

@@ -63,7 +63,7 @@ int mb_vips_save(VipsImage *in, const char *path, const char *format, int qualit
     if (strcmp(format, "tiff") == 0)
         return vips_tiffsave(in, path, NULL);
     if (strcmp(format, "heif") == 0)
-        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, "effort", effort, NULL);
+        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
     if (strcmp(format, "avif") == 0)
         return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, NULL);
     vips_error("mediabatch", "no saver for format \"%s\"", format);

@@ -129,15 +129,8 @@ public struct PathTemplate: Equatable, Sendable {
 
     /// Whether the template has the placeholder `name` ("ext", "size", …; not the parametrised date and hash).
     func uses(_ name: String) -> Bool {
-        pieces.contains { piece in
-            switch piece {
-            case .ext: return name == "ext"
-            case .size: return name == "size"
-            case .width: return name == "width"
-            case .height: return name == "height"
-            default: return false
-            }
-        }
+        guard let piece = Self.simplePlaceholders.first(where: { $0.0 == name })?.1 else { return false }
+        return pieces.contains(piece)
     }
 
     /// Expands the template.

@@ -65,7 +65,7 @@ public final class VImage: @unchecked Sendable {
     public var isCMYK: Bool { vips_image_guess_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
 
     /// Encodes to `path` as `format`, keeping metadata. This is where pixels are computed:
-    /// decode errors surface here. `effort` is the WebP (0–6) or HEIF/AVIF (0–9) encoder's.
+    /// decode errors surface here. `effort` is the WebP (0–6) or AVIF (0–9) encoder's.
     public func save(to path: String, format: ImageFileFormat, quality: Int, effort: Int = 4) throws {
         try check(mb_vips_save(pointer, path, format.saverName, Int32(quality), Int32(effort)), "save \(format.saverName)")
     }

@@ -16,19 +16,7 @@ struct MergeManifestsCommand: ParsableCommand {
     var manifests: [String]
 
     func run() throws {
-        let merged: Manifest
-        do {
-            merged = try Manifest(merging: manifests.map { path in
-                do {
-                    return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                } catch {
-                    throw ReportMergeError(message: "\(path) is not a mediabatch manifest: \(error)")
-                }
-            })
-        } catch let error as ReportMergeError {
-            printError("error: \(error)")
-            throw ExitCode(ExitStatus.invalid)
-        }
+        let merged = try mergeShards(manifests, as: "manifest", Manifest.init(merging:))
         try merged.jsonData().write(to: URL(fileURLWithPath: output), options: .atomic)
         printError("mediabatch: merged \(manifests.count) manifests: \(merged.items.count) items, "
                    + "\(merged.items.reduce(0) { $0 + $1.variants.count }) outputs")

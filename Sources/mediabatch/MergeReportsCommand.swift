@@ -20,19 +20,7 @@ struct MergeReportsCommand: ParsableCommand {
     var reports: [String]
 
     func run() throws {
-        let merged: RunReport
-        do {
-            merged = try RunReport(merging: reports.map { path in
-                do {
-                    return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-                } catch {
-                    throw ReportMergeError(message: "\(path) is not a mediabatch report: \(error)")
-                }
-            })
-        } catch let error as ReportMergeError {
-            printError("error: \(error)")
-            throw ExitCode(ExitStatus.invalid)
-        }
+        let merged = try mergeShards(reports, as: "report", RunReport.init(merging:))
         try reportFormat.render(merged).write(to: URL(fileURLWithPath: output), options: .atomic)
         printError("mediabatch: merged \(reports.count) reports: \(merged.summary)")
     }

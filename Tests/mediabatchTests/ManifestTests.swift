@@ -112,6 +112,14 @@ final class ManifestTests: XCTestCase {
         let overlap = try runProcess(Fixtures.executable.path, ["merge-manifests", merged.path, parts[0], parts[0]])
         XCTAssertEqual(overlap.exitCode, 2)
         XCTAssertTrue(overlap.stderr.contains("the shards overlap"), overlap.stderr)
+        // A manifest is not a report, nor the other way round: each command names the file it cannot read.
+        let notAManifest = try runProcess(Fixtures.executable.path, ["merge-manifests", merged.path, Fixtures.pipelines.appendingPathComponent("quickstart.json").path])
+        XCTAssertEqual(notAManifest.exitCode, 2)
+        XCTAssertTrue(notAManifest.stderr.hasPrefix("error: \(Fixtures.pipelines.path)/quickstart.json is not a mediabatch manifest: "), notAManifest.stderr)
+        let notAReport = try runProcess(Fixtures.executable.path, ["merge-reports", merged.path, parts[0]])
+        XCTAssertEqual(notAReport.exitCode, 2)
+        XCTAssertTrue(notAReport.stderr.hasPrefix("error: \(parts[0]) is not a mediabatch report: "), notAReport.stderr)
+        XCTAssertEqual(try manifest(merged), try manifest(whole.appendingPathComponent("site/manifest.json")), "a refused merge writes nothing")
     }
 
     func modificationDates(_ output: URL) throws -> [String: Date] {

@@ -36,8 +36,8 @@ int mb_vips_copy(VipsImage *in, VipsImage **out);
 
 /* The savers are variadic and picked here by name ("jpeg", "png", "webp", "gif", "tiff", "heif",
  * "avif") rather than by filename suffix, because outputs are written to a temporary name first.
- * effort is the encoder's CPU effort: libwebp's (0-6) for WebP, libheif's (0-9) for HEIF and AVIF;
- * the other savers ignore it. */
+ * effort is the encoder's CPU effort: libwebp's (0-6) for WebP, libaom's (0-9) for AVIF; the
+ * others take none (libheif's x265 encoder has no speed setting for libvips to pass it to). */
 int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality, int effort);
 
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */

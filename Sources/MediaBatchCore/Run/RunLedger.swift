@@ -85,11 +85,7 @@ final class RunLedger: @unchecked Sendable {
 
     /// Missing or altered outputs of the item's last run, if any.
     private func outputDamage(of input: String) -> ItemChange? {
-        for output in (try? store?.outputs(of: input)) ?? [] {
-            guard let damage = damage(of: output) else { continue }
-            return damage
-        }
-        return nil
+        ((try? store?.outputs(of: input)) ?? []).lazy.compactMap(damage(of:)).first
     }
 
     private func damage(of output: OutputRecord) -> ItemChange? {
