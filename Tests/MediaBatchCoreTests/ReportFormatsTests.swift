@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 @testable import MediaBatchCore
+import TestSupport
 import XCTest
 
 /// The JUnit and Prometheus renderings of a report, read back the way CI and Prometheus read them.
@@ -92,5 +93,33 @@ final class ReportFormatsTests: XCTestCase {
             if line.hasPrefix("# TYPE ") { typed.insert(String(line.split(separator: " ")[2])) }
             else if !line.hasPrefix("#") { XCTAssertTrue(typed.contains(String(line.prefix { $0 != "{" })), String(line)) }
         }
+    }
+
+    /// The three renderings byte for byte (`MEDIABATCH_RECORD_GOLDENS=1` re-records them): what a
+    /// report's readers parse must not change when how it is written does.
+    func testRenderingsMatchTheirGoldens() throws {
+        let goldens = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/reports")
+        var variants = ItemResult(input: "ünï/çodé \"1\".heic", format: "heic", kinds: [.images, .livePhotos],
+                                  livePhoto: LivePhotoPair(role: .still, partner: "ünï/çodé \"1\".mov", contentIdentifier: "6C4B3D1E-0F2A"), status: .ok, change: .pipelineChanged,
+                                  output: nil, reason: nil, removedMetadata: ["EXIF GPS", "XMP photoshop:City"], error: nil,
+                                  bytesIn: 2_000_000, bytesOut: 300_000, milliseconds: 812, estimatedBytes: 96_000_000)
+        variants.variants = [.init(path: "ünï/w640/çodé \"1\".webp", format: "webp", size: 640, width: 640, height: 480, bytes: 30_000, reused: false),
+                             .init(path: "ünï/w1280/çodé \"1\".jpg", format: "jpeg", size: 1280, width: 1280, height: 960, bytes: 270_000, reused: true)]
+        variants.placeholder = "3OcRJYB4d3h/iIeHeEh3eIhw+j3A"
+        let report = RunReport(
+            pipeline: Self.report.pipeline, inputRoot: URL(fileURLWithPath: "/in"), outputRoot: URL(fileURLWithPath: "/out"),
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000), milliseconds: 2500, interrupted: true, stoppedByFailure: false,
+            dryRun: false, shard: nil, items: Self.report.items.reversed() + [variants], orphans: Self.report.orphans,
+            staleOutputs: ["old/ü.jpg", "old/a.jpg"])
+        assertMatchesGolden(String(decoding: try report.jsonData(), as: UTF8.self), goldens.appendingPathComponent("report.json"))
+        assertMatchesGolden(String(decoding: JUnitReport.xml(report), as: UTF8.self), goldens.appendingPathComponent("report.junit.xml"))
+        assertMatchesGolden(PrometheusMetrics.text(report, peakMemoryBytes: 1, finishedAt: Date(timeIntervalSince1970: 1_700_000_003)),
+                            goldens.appendingPathComponent("report.prom"))
+        let empty = RunReport(
+            pipeline: "p.json", inputRoot: URL(fileURLWithPath: "/in"), outputRoot: URL(fileURLWithPath: "/out"),
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000), milliseconds: 0, interrupted: false, stoppedByFailure: false,
+            dryRun: true, shard: "0/2", items: [], orphans: [], staleOutputs: [])
+        assertMatchesGolden(String(decoding: try empty.jsonData(), as: UTF8.self), goldens.appendingPathComponent("report-empty.json"))
+        assertMatchesGolden(String(decoding: JUnitReport.xml(empty), as: UTF8.self), goldens.appendingPathComponent("report-empty.junit.xml"))
     }
 }
