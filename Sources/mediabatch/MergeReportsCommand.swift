@@ -21,7 +21,7 @@ struct MergeReportsCommand: ParsableCommand {
 
     func run() throws {
         let merged = try mergeShards(reports, as: "report", RunReport.init(merging:))
-        try reportFormat.render(merged).write(to: URL(fileURLWithPath: output), options: .atomic)
-        printError("mediabatch: merged \(reports.count) reports: \(merged.summary)")
+        try ReportFile.write(output) { try reportFormat.render(merged.summary, merged.itemStream, to: $0) }
+        printError("mediabatch: merged \(reports.count) reports: \(merged.summary.line)")
     }
 }

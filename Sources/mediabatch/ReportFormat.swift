@@ -8,10 +8,10 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     /// One test case per item, failed items as failed tests, for CI.
     case junit
 
-    func render(_ report: RunReport) throws -> Data {
+    func render(_ summary: RunSummary, _ items: ItemStream, to sink: TextSink) throws {
         switch self {
-        case .json: return try report.jsonData()
-        case .junit: return JUnitReport.xml(report)
+        case .json: try ReportJSON.write(summary, items: items, to: sink)
+        case .junit: try JUnitReport.write(summary, items: items, to: sink)
         }
     }
 }

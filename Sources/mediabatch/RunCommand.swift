@@ -79,7 +79,7 @@ struct RunCommand: ParsableCommand {
             if !quiet { printError("mediabatch: signal \(signal): finishing items in flight (send it again to abort now)") }
             runner.cancel()
         }
-        let result: RunReport
+        let result: FinishedRun
         do {
             defer { progress?.stop() }
             result = try runner.run()
@@ -90,7 +90,7 @@ struct RunCommand: ParsableCommand {
         finish(result)
         if let made = runner.manifest { writeManifest(made, loaded, options) }
         if let signal = trap.signal { throw ExitCode(128 + signal) }
-        if result.totals.failed > 0 { throw ExitCode(ExitStatus.itemsFailed) }
+        if result.summary.totals.failed > 0 { throw ExitCode(ExitStatus.itemsFailed) }
     }
 
     /// The pipeline's own values after this command line's overrides.
@@ -115,21 +115,25 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The report, the metrics, a dry run's listing and the summary line.
-    private func finish(_ result: RunReport) {
-        write(report, "the report") { try reportFormat.render(result) }
-        write(metrics, "the metrics") { Data(PrometheusMetrics.text(result, peakMemoryBytes: PeakMemory.bytes).utf8) }
+    private func finish(_ result: FinishedRun) {
+        write(report, "the report") { try reportFormat.render(result.summary, result.items, to: $0) }
+        write(metrics, "the metrics") { try $0.write(PrometheusMetrics.text(result.summary, peakMemoryBytes: PeakMemory.bytes)) }
         if dryRun && !quiet {
-            // In input order, from the report: items finish in whatever order the workers do.
-            for line in result.items.compactMap(DryRunListing.line) { print(line) }
+            // In input order, from the spool: items finish in whatever order the workers do.
+            do {
+                try result.items { item in DryRunListing.line(for: item).map { print($0) } }
+            } catch {
+                printError("error: cannot list the dry run: \(error)")
+            }
             fflush(stdout) // the listing before the summary
         }
-        printError("mediabatch: \(result.summary)")
+        printError("mediabatch: \(result.summary.line)")
     }
 
     /// `--manifest`, else `output.manifest` in the output tree (one per shard: `merge-manifests` joins them).
     private func writeManifest(_ made: Manifest, _ loaded: Pipeline, _ options: RunOptions) {
         guard let relative = loaded.output.manifest, manifest == nil else {
-            return write(manifest, "the manifest") { try made.jsonData() }
+            return write(manifest, "the manifest") { try $0.write(String(decoding: try made.jsonData(), as: UTF8.self)) }
         }
         let path = options.shard.map { Self.tagged(relative, $0) } ?? relative
         do {
@@ -147,14 +151,12 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Writes a file the command line asked for; a failure is reported, not fatal: the run is done.
-    private func write(_ path: String?, _ what: String, _ content: () throws -> Data) {
+    private func write(_ path: String?, _ what: String, _ render: (TextSink) throws -> Void) {
         guard let path else { return }
         do {
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
-            try content().write(to: URL(fileURLWithPath: path), options: .atomic)
+            try ReportFile.write(path, render)
         } catch {
-            printError("error: cannot write \(what) to \(path): \(error.localizedDescription)")
+            printError("error: cannot write \(what) to \(path): \(error)")
         }
     }
 }

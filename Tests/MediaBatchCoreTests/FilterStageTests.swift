@@ -37,7 +37,7 @@ final class FilterStageTests: XCTestCase {
         let output = Fixtures.temporaryFolder()
         let options = RunOptions(inputRoot: Self.library, outputRoot: output, concurrency: 2,
                                  memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test", dryRun: dryRun)
-        return (try PipelineRunner(pipeline: pipeline, options: options).run(), output)
+        return (try RunReport(PipelineRunner(pipeline: pipeline, options: options).run()), output)
     }
 
     func selected(_ match: String, livePhotoVideo: String? = nil) throws -> [String] {

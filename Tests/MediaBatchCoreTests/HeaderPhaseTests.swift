@@ -93,9 +93,9 @@ final class HeaderPhaseTests: XCTestCase, RunsPipelines {
         let options = RunOptions(inputRoot: input, outputRoot: Fixtures.temporaryFolder(), concurrency: 1,
                                  memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test")
         // With one lane, 3.jpg is prepared only once 1.jpg has finished (2.jpg waits for admission meanwhile).
-        let report = try PipelineRunner(pipeline: pipeline, options: options) { finished in
+        let report = try RunReport(PipelineRunner(pipeline: pipeline, options: options) { finished in
             if finished.input == "1.jpg" { unlink(input.appendingPathComponent("3.jpg").path) }
-        }.run()
+        }.run())
         XCTAssertEqual(result(report, "3.jpg")?.status, .skipped)
         XCTAssertEqual(result(report, "3.jpg")?.reason, "vanished after it was listed")
         XCTAssertEqual(report.totals.ok, 2)

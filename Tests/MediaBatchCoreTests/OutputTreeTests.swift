@@ -149,7 +149,7 @@ final class OutputTreeTests: XCTestCase, RunsPipelines {
         var options = RunOptions(inputRoot: input, outputRoot: output, concurrency: 1, memoryBudget: pipeline.limits.memoryBudget,
                                  pipelineName: "test")
         options.prune = true
-        let report = try PipelineRunner(pipeline: pipeline, options: options).run()
+        let report = try RunReport(PipelineRunner(pipeline: pipeline, options: options).run())
         XCTAssertEqual(report.orphans.map(\.outputs), [["2023/a.jpg"]])
         XCTAssertEqual(try Data(contentsOf: outside.appendingPathComponent("a.jpg")), Data("precious".utf8))
     }

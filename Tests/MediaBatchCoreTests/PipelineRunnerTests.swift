@@ -142,7 +142,7 @@ final class PipelineRunnerTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(stopped.totals.failed, 1)
         XCTAssertEqual(stopped.totals.ok, 0)
         XCTAssertTrue(stopped.stoppedByFailure)
-        XCTAssertTrue(stopped.summary.hasSuffix("; stopped after a failure (onError: stop)"), stopped.summary)
+        XCTAssertTrue(stopped.summary.line.hasSuffix("; stopped after a failure (onError: stop)"), stopped.summary.line)
         let continued = try Self.run(try pipeline(webStages), input: input, output: Fixtures.temporaryFolder(), concurrency: 1)
         XCTAssertEqual([continued.totals.failed, continued.totals.ok], [1, 4])
         XCTAssertFalse(continued.stoppedByFailure)

@@ -49,7 +49,7 @@ final class RunLedgerTests: XCTestCase {
                                  pipelineName: "ledger.json", dryRun: dryRun)
         options.force = force
         options.prune = prune
-        return try PipelineRunner(pipeline: pipeline, options: options).run()
+        return try RunReport(PipelineRunner(pipeline: pipeline, options: options).run())
     }
 
     /// Each item's change, for the items whose change is not `unchanged`.

@@ -4,6 +4,15 @@ import PipelineModel
 import TestSupport
 import XCTest
 
+extension RunReport {
+    /// A finished run's report, read back whole from its spool as the report file would be.
+    init(_ finished: FinishedRun) throws {
+        var items: [ItemResult] = []
+        try finished.items { items.append($0) }
+        self.init(summary: finished.summary, items: items)
+    }
+}
+
 /// For test cases that run pipelines in this process over real files and read the report.
 protocol RunsPipelines {}
 
@@ -13,7 +22,7 @@ extension RunsPipelines {
         var options = RunOptions(inputRoot: input, outputRoot: output, concurrency: concurrency,
                                  memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test", dryRun: dryRun)
         options.statePath = statePath
-        return try PipelineRunner(pipeline: pipeline, options: options).run()
+        return try RunReport(PipelineRunner(pipeline: pipeline, options: options).run())
     }
 
     /// A pipeline document of these stages and options, decoded as `mediabatch` would.

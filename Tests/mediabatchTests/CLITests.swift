@@ -157,6 +157,43 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(written.mediabatchVersion, MediaBatchVersion.current)
     }
 
+    /// A run of more items than the spool keeps in memory: the report, JUnit and a dry run's
+    /// listing come from sorted runs on disk, merged in input order (which is not listing order:
+    /// `a-b/` sorts before `a/`, but is listed after it), and no spool file is left behind.
+    func testALargeRunsReportsComeFromTheSpoolInInputOrder() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        var names: [String] = []
+        for index in 0..<600 {
+            let folder = ["a", "a-b", "a/c", "Z"][index % 4]
+            try FileManager.default.createDirectory(at: input.appendingPathComponent(folder), withIntermediateDirectories: true)
+            names.append("\(folder)/\(index).jpg")
+            try FileManager.default.linkItem(atPath: Fixtures.fixtures.appendingPathComponent("kinds/images/screenshot_ios.jpg").path,
+                                             toPath: input.appendingPathComponent(names.last!).path)
+        }
+        let pipeline = output.appendingPathComponent("../tiny.json").standardizedFileURL
+        try Data(#"{"version": 1, "input": {"trusted": true}, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 32}, {"stage": "write"}]}"#.utf8)
+            .write(to: pipeline)
+        let json = output.appendingPathComponent("../tiny-report.json"), junit = output.appendingPathComponent("../tiny-junit.xml")
+        let spools = { try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("mediabatch-spool-") } }
+        let spoolsBefore = try spools()
+        let dryRun = try mediabatch(["run", pipeline.path, "--input", input.path, "--output", output.path, "--dry-run"])
+        XCTAssertEqual(dryRun.exitCode, 0, dryRun.stderr)
+        XCTAssertEqual(try spools(), spoolsBefore, "a dry run's spool folder is removed")
+        XCTAssertEqual(dryRun.stdout.split(separator: "\n").map { String($0.split(separator: " ")[1]) }, names.sorted())
+        for (path, format) in [(json, "json"), (junit, "junit")] {
+            try? FileManager.default.removeItem(at: output)
+            let run = try mediabatch(["run", pipeline.path, "--input", input.path, "--output", output.path, "--quiet",
+                                      "--report", path.path, "--report-format", format])
+            XCTAssertEqual(run.exitCode, 0, run.stderr)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
+        }
+        let report = try JSONDecoder().decode(ReportShape.self, from: Data(contentsOf: json))
+        XCTAssertEqual(report.items.map(\.input), names.sorted())
+        XCTAssertEqual(report.totals.ok, 600)
+        let cases = try String(contentsOf: junit, encoding: .utf8).split(separator: "\n").filter { $0.contains("<testcase ") }
+        XCTAssertEqual(cases.map { $0.components(separatedBy: #" name=""#)[1].prefix { $0 != "\"" } }.map(String.init), names.sorted())
+    }
+
     /// FFmpeg (libavformat and its ~130 dependencies) is opened on the first video, not at
     /// start-up: the dynamic loader's own log (`LD_DEBUG=files`) shows it loaded for a movie and
     /// never for an image.

@@ -3,7 +3,7 @@ import Foundation
 /// The run as Prometheus text exposition (`--metrics FILE`), for node_exporter's textfile
 /// collector: gauges describing the last run, labelled by pipeline and shard.
 public enum PrometheusMetrics {
-    public static func text(_ report: RunReport, peakMemoryBytes: Int, finishedAt: Date = Date()) -> String {
+    public static func text(_ report: RunSummary, peakMemoryBytes: Int, finishedAt: Date = Date()) -> String {
         let labels = #"pipeline="\#(escape(report.pipeline))",shard="\#(report.shard ?? "all")""#
         var text = ""
         func gauge(_ name: String, _ help: String, _ samples: [(String, Double)]) {

@@ -44,30 +44,42 @@ public final class PipelineRunner: @unchecked Sendable {
     /// the state database records them.
     public private(set) var manifest: Manifest?
 
-    public func run() throws -> RunReport {
+    public func run() throws -> FinishedRun {
         try checkRoots()
         try prepareLibvipsAndFolders()
         let started = Date()
         let (store, runID) = try openState()
         let ledger = RunLedger(store: store, run: runID, outputRoot: options.outputRoot, force: options.force,
                                prune: options.prune, writes: !options.dryRun)
-        let recorder = RunRecorder(ledger: ledger, onError: pipeline.onError, stop: { [scheduler] in scheduler.cancel() },
-                                   onItemFinished: onItemFinished)
+        let spoolFolder = try makeSpoolFolder()
+        let recorder = RunRecorder(ledger: ledger, spool: ResultSpool(folder: spoolFolder), onError: pipeline.onError,
+                                   stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)
         runItems(ledger, recorder)
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
         let stale = options.prune ? [] : Set(ledger.staleOutputs()).union(recorder.staleOutputs).sorted()
         if options.makesManifest && !options.dryRun { manifest = Manifest(ledger.producedOutputs()) }
-        let report = RunReport(
+        let summary = RunSummary(
             pipeline: options.pipelineName, inputRoot: options.inputRoot, outputRoot: options.outputRoot,
             startedAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()),
             interrupted: scheduler.isCancelled, stoppedByFailure: recorder.stoppedByFailure, dryRun: options.dryRun,
-            shard: options.shard?.description, items: recorder.results, orphans: orphans, staleOutputs: stale)
+            shard: options.shard?.description, totals: recorder.spool.total, orphans: orphans, staleOutputs: stale)
         if let store, runID != 0 {
-            try? store.finishRun(runID, interrupted: report.interrupted,
-                                 totals: String(decoding: (try? JSONEncoder().encode(report.totals)) ?? Data(), as: UTF8.self))
+            try? store.finishRun(runID, interrupted: summary.interrupted,
+                                 totals: String(decoding: (try? JSONEncoder().encode(summary.totals)) ?? Data(), as: UTF8.self))
         }
-        return report
+        return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil)
+    }
+
+    /// The run's temporary folder, which a later run empties if this one is killed; a dry run,
+    /// which writes nothing under the output root, spools to a folder of its own in the system's.
+    private func makeSpoolFolder() throws -> URL {
+        guard options.dryRun else { return options.temporaryFolder }
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-spool-XXXXXX").path.utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw RunSetupError(description: "cannot make a folder for the report's spool: \(String(cString: strerror(errno)))")
+        }
+        return URL(fileURLWithPath: String(cString: made))
     }
 
     /// Lists, pairs and shards the inputs, and runs each through the header phase, then (once

@@ -3,7 +3,7 @@ import PipelineModel
 import RunState
 
 /// Where each item's decision ends up: recorded in the state database (one transaction, after
-/// its outputs are in place) and collected for the report. Under `onError: stop`, the first
+/// its outputs are in place) and spooled for the report. Under `onError: stop`, the first
 /// failure stops admission. Called from any scheduler thread.
 final class RunRecorder: @unchecked Sendable {
     private let ledger: RunLedger
@@ -11,14 +11,15 @@ final class RunRecorder: @unchecked Sendable {
     private let stop: @Sendable () -> Void
     private let onItemFinished: @Sendable (ItemResult) -> Void
     private let lock = NSLock()
-    private(set) var results: [ItemResult] = []
+    let spool: ResultSpool
     /// Earlier outputs the recorded items no longer produce.
     private(set) var staleOutputs: Set<String> = []
     private(set) var stoppedByFailure = false
 
-    init(ledger: RunLedger, onError: Pipeline.OnError, stop: @escaping @Sendable () -> Void,
+    init(ledger: RunLedger, spool: ResultSpool, onError: Pipeline.OnError, stop: @escaping @Sendable () -> Void,
          onItemFinished: @escaping @Sendable (ItemResult) -> Void) {
         self.ledger = ledger
+        self.spool = spool
         self.onError = onError
         self.stop = stop
         self.onItemFinished = onItemFinished
@@ -37,8 +38,8 @@ final class RunRecorder: @unchecked Sendable {
                 result.reason = "not recorded in the state database (the next run redoes it): \(error)"
             }
         }
+        spool.append(result)
         lock.lock()
-        results.append(result)
         staleOutputs.formUnion(stale)
         let stops = result.status == .failed && onError == .stop && !stoppedByFailure
         if stops { stoppedByFailure = true }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// What `PipelineRunner.run` leaves: the summary, and every item's result in the spool, read
+/// back in input order as the reports and a dry run's listing are written. The spool goes when
+/// this does.
+public final class FinishedRun {
+    public let summary: RunSummary
+    private let spool: ResultSpool
+    private let spoolFolder: URL?
+
+    /// `spoolFolder`: removed with the spool when it is the run's own (a dry run's).
+    init(summary: RunSummary, spool: ResultSpool, removing spoolFolder: URL?) {
+        self.summary = summary
+        self.spool = spool
+        self.spoolFolder = spoolFolder
+    }
+
+    deinit {
+        spool.remove()
+        if let spoolFolder { rmdir(spoolFolder.path) }
+    }
+
+    /// Every item's result, in input order.
+    public var items: ItemStream {
+        { [spool] body in try spool.forEachInOrder(body) }
+    }
+}
