@@ -54,7 +54,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let spoolFolder = try makeSpoolFolder()
         let recorder = RunRecorder(ledger: ledger, spool: ResultSpool(folder: spoolFolder), onError: pipeline.onError,
                                    stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)
-        runItems(ledger, recorder)
+        runItems(ledger, recorder, claimsLog: spoolFolder.appendingPathComponent("claims-\(getpid()).bin"))
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
         let stale = options.prune ? [] : Set(ledger.staleOutputs()).union(recorder.staleOutputs).sorted()
@@ -71,8 +71,9 @@ public final class PipelineRunner: @unchecked Sendable {
         return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil)
     }
 
-    /// The run's temporary folder, which a later run empties if this one is killed; a dry run,
-    /// which writes nothing under the output root, spools to a folder of its own in the system's.
+    /// Where the report's spool and the output claims' log go: the run's temporary folder, which a
+    /// later run empties if this one is killed; a dry run, which writes nothing under the output
+    /// root, uses a folder of its own in the system's.
     private func makeSpoolFolder() throws -> URL {
         guard options.dryRun else { return options.temporaryFolder }
         var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-spool-XXXXXX").path.utf8CString)
@@ -84,8 +85,8 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Lists, pairs and shards the inputs, and runs each through the header phase, then (once
     /// admitted) its pixel phase.
-    private func runItems(_ ledger: RunLedger, _ recorder: RunRecorder) {
-        let claims = OutputClaims { [options] output in ledger.recordedOwner(ofOutput: output, inputRoot: options.inputRoot) }
+    private func runItems(_ ledger: RunLedger, _ recorder: RunRecorder, claimsLog: URL) {
+        let claims = OutputClaims(log: claimsLog) { [options] output in ledger.recordedOwner(ofOutput: output, inputRoot: options.inputRoot) }
         let header = HeaderPhase(pipeline: pipeline, stages: stages, executor: executor, ledger: ledger, claims: claims,
                                  dryRun: options.dryRun)
         let walker = InputWalker(root: options.inputRoot, include: pipeline.input.include, exclude: pipeline.input.exclude,
