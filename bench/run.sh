@@ -12,7 +12,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory flat classify incremental variants"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants"}
 
 ./scripts/install-deps.sh imagemagick time
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -66,10 +66,12 @@ make_inputs() {
         ln "$src" "$dir/f$((i / 100))/$i-$(basename "$src")"
         i=$((i + 1))
       done ;;
-    flat1000|flat10000) # many small images, for memory flatness
-      local count=${set#flat}
+    tiny5000|tiny100000) # many 320 px JPEGs in folders of 1 000 (copies of one, hard-linked across folders: ext4 allows 65 000 links): mediabatch's own cost an item
+      local count=${set#tiny} folder
       vips thumbnail "${jpeg_sources[0]}" "$dir/seed.jpg[Q=80]" 320
-      for i in $(seq 1 "$count"); do cp "$dir/seed.jpg" "$dir/small$i.jpg"; done
+      mkdir "$dir/f0"
+      for i in $(seq 1 1000); do cp "$dir/seed.jpg" "$dir/f0/small$i.jpg"; done
+      for folder in $(seq 1 $((count / 1000 - 1))); do cp -al "$dir/f0" "$dir/f$folder"; done
       rm "$dir/seed.jpg" ;;
   esac
   touch "$dir/.done"
@@ -140,15 +142,47 @@ memory() {
     { printf "%-24s %8.2f images/s %9.0f MiB peak PSS of all processes, largest process RSS %5.0f MiB\n", $1, n/$2, $4/1024, $3/1024 }' "$work/memory.txt"
 }
 
-flat() {
+# once NAME COMMAND...: one run from an empty output folder, watched for the peak PSS of all its
+# processes and timed (GNU time: seconds and the largest process's peak RSS) at once, for runs too
+# long to make twice. The sampler slows the run by a few percent.
+once() {
+  local name=$1 pid peak; shift
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" &
+  pid=$!
+  peak=$("$root/bench/peak-pss.py" "$pid")
+  wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
+  read -r seconds rss < "$work/time.txt"
+  echo "$name $seconds $rss $peak"
+}
+
+# Memory and overhead an item at scale: 5 000 and 100 000 tiny JPEGs, vipsthumbnail in one process
+# (shrinking only, as mediabatch's downsample) on the 5 000, then what the 100 000-item run left.
+scale() {
+  local state seconds
   echo
-  echo "== memory flatness: same small image, 1 000 vs 10 000 items"
-  for set in flat1000 flat10000; do
-    make_inputs $set
-    timed "$set" "$mediabatch" run bench/pipeline.json --input "$work/inputs/$set" --output "$work/out" --quiet
-  done > "$work/flat.txt"
-  awk '{ rss[NR]=$4/1024; printf "%-10s %8.1f s %8.1f MiB peak PSS (all processes), largest process RSS %.1f MiB\n", $1, $2, rss[NR], $3/1024 }
-       END { printf "10 000 / 1 000 peak PSS: %.3f\n", rss[2]/rss[1] }' "$work/flat.txt"
+  echo "== scale: 320 px JPEGs in folders of 1 000, 2048 px bound (nothing to shrink), q80, $cpus CPUs"
+  {
+    for set in tiny5000 tiny100000; do
+      make_inputs $set
+      once "mediabatch-$set" "$mediabatch" run bench/pipeline.json --input "$work/inputs/$set" --output "$work/out" --quiet --report "$work/scale-report.json"
+      ls -l "$work/scale-report.json" | awk -v set=$set '{ print "report-bytes-" set, $5 }' >&3
+    done
+    state=$(du -b "$work/out/.mediabatch/state.sqlite" | cut -f1)
+    seconds=$( { /usr/bin/time -f "%e" "$mediabatch" status bench/pipeline.json --output "$work/out" >/dev/null; } 2>&1 | tail -1)
+    echo "state-bytes $state" >&3
+    echo "status-seconds $seconds" >&3
+    once vipsthumbnail-one-process-tiny5000 bash -c "find '$work/inputs/tiny5000' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s '2048x2048>' --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
+  } 3> "$work/scale-facts.txt" > "$work/scale.txt"
+  awk 'FNR == NR { fact[$1] = $2; next }
+       { n = $1 ~ /100000/ ? 100000 : 5000; name[FNR] = $1; rate[FNR] = n / $2; rss[FNR] = $3 / 1024; pss[FNR] = $4 / 1024
+         printf "%-36s %8.1f s %8.1f items/s %8.1f MiB largest process %8.1f MiB all processes (PSS)\n", $1, $2, rate[FNR], rss[FNR], pss[FNR] }
+       END {
+         printf "100 000 / 5 000 items: largest process %.3fx, all processes %.3fx\n", rss[2] / rss[1], pss[2] / pss[1]
+         printf "tiny items: mediabatch %.2fx vipsthumbnail in one process\n", rate[1] / rate[3]
+         printf "state database %.0f bytes an item; JSON report %.0f bytes an item; status on 100 000 rows %.2f s\n",
+                fact["state-bytes"] / 100000, fact["report-bytes-tiny100000"] / 100000, fact["status-seconds"]
+       }' "$work/scale-facts.txt" "$work/scale.txt"
 }
 
 classify() {
@@ -249,7 +283,7 @@ for set in $sets; do
   case $set in
     jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
     memory) make_inputs mixed48; memory ;;
-    flat) flat ;;
+    scale) scale ;;
     classify) make_inputs classify10000; classify ;;
     incremental) make_inputs jpeg12; incremental ;;
     variants) make_inputs jpeg12; make_inputs heic12; make_inputs mixed48; variants_of heic12; variants_of jpeg12; variants_avif ;;
