@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaBatchCore
 import PipelineModel
+import RunState
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -86,19 +87,31 @@ final class HeaderPhaseTests: XCTestCase, RunsPipelines {
 
     func testAFileThatVanishesAfterBeingListedIsSkipped() throws {
         let input = Fixtures.temporaryFolder()
-        for index in 1...3 {
+        for index in 1...4 {
             try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("\(index).jpg").path)
         }
         let pipeline = try pipeline(webStages)
         let options = RunOptions(inputRoot: input, outputRoot: Fixtures.temporaryFolder(), concurrency: 1,
                                  memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test")
-        // With one lane, 3.jpg is prepared only once 1.jpg has finished (2.jpg waits for admission meanwhile).
+        // With one lane, 1.jpg runs while 2.jpg waits for admission; 4.jpg is read only once 1.jpg
+        // has finished, even when headers are read two ahead (as in worker processes).
         let report = try RunReport(PipelineRunner(pipeline: pipeline, options: options) { finished in
-            if finished.input == "1.jpg" { unlink(input.appendingPathComponent("3.jpg").path) }
+            if finished.input == "1.jpg" { unlink(input.appendingPathComponent("4.jpg").path) }
         }.run())
-        XCTAssertEqual(result(report, "3.jpg")?.status, .skipped)
-        XCTAssertEqual(result(report, "3.jpg")?.reason, "vanished after it was listed")
-        XCTAssertEqual(report.totals.ok, 2)
+        XCTAssertEqual(result(report, "4.jpg")?.status, .skipped)
+        XCTAssertEqual(result(report, "4.jpg")?.reason, "vanished after it was listed")
+        XCTAssertEqual(report.totals.ok, 3)
+    }
+
+    /// A dry run records nothing and so hashes no input, unless a path is named after its hash.
+    func testADryRunNamesAHashedOutputAsTheRunWould() throws {
+        let input = try Self.folder(of: ["jpeg/apple_iphone_4.jpg"])
+        let pipeline = try pipeline(#"{"stage": "decode"}, {"stage": "write", "path": "{hash:12}.{ext}"}"#)
+        let hash = try ContentHash.ofFile(atPath: input.appendingPathComponent("apple_iphone_4.jpg").path)
+        for dryRun in [true, false] {
+            let report = try Self.run(pipeline, input: input, output: Fixtures.temporaryFolder(), dryRun: dryRun)
+            XCTAssertEqual(result(report, "apple_iphone_4.jpg")?.output, "\(hash.prefix(12)).jpg", "dry run: \(dryRun)")
+        }
     }
 
     func testTwoInputsForOneOutputAreReportedNotOverwritten() throws {

@@ -28,15 +28,18 @@ final class CLITests: XCTestCase {
         }
     }
 
-    /// `--dry-run` lists each item's fate and kinds on stdout (golden, re-recordable) and writes nothing.
+    /// `--dry-run` lists each item's fate and kinds on stdout (golden, re-recordable) and writes
+    /// nothing; the same whether headers are read two or six at a time (`--jobs`).
     func testDryRunListsWhatWouldBeWrittenAndWritesNothing() throws {
-        let output = Fixtures.temporaryFolder().appendingPathComponent("never-created")
-        let run = try mediabatch(["run", "pipelines/quickstart.json", "--dry-run", "--output", output.path])
-        XCTAssertEqual(run.exitCode, 0, run.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
-        assertMatchesGolden(run.stdout, Fixtures.fixtures.appendingPathComponent("cli/dry-run-quickstart.txt"))
-        XCTAssertTrue(run.stderr.contains("26 items: 21 would be processed, 0 failed, 5 skipped"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("dry run: nothing written"), run.stderr)
+        for jobs in ["1", "6"] {
+            let output = Fixtures.temporaryFolder().appendingPathComponent("never-created")
+            let run = try mediabatch(["run", "pipelines/quickstart.json", "--dry-run", "--output", output.path, "--jobs", jobs])
+            XCTAssertEqual(run.exitCode, 0, run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+            assertMatchesGolden(run.stdout, Fixtures.fixtures.appendingPathComponent("cli/dry-run-quickstart.txt"))
+            XCTAssertTrue(run.stderr.contains("26 items: 21 would be processed, 0 failed, 5 skipped"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("dry run: nothing written"), run.stderr)
+        }
     }
 
     func testEveryShippedPipelineValidatesAndRuns() throws {

@@ -22,7 +22,8 @@ struct ItemJob: Codable, Sendable {
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
-    let contentHash: String
+    /// SHA-256 of the input; nil in a dry run, which records nothing (see `ItemContext.contentHash`).
+    let contentHash: String?
     /// Set for the pixel phase: what the header phase planned.
     var plan: ItemPlan?
 }

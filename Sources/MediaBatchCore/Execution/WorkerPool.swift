@@ -1,10 +1,10 @@
 import Foundation
 import PipelineModel
 
-/// Runs items' decoding work in `mediabatch worker` processes: one for header reads (the
-/// listing thread's, one item at a time) and up to `concurrency` for pixel work. A worker that
-/// dies (a decoder crashed) or overruns the timeout (it is killed) fails only its item; the next
-/// request starts a fresh worker.
+/// Runs items' decoding work in `mediabatch worker` processes: header workers (as many as header
+/// reads run at once) and pixel workers (as many as items run at once), each kind kept idle
+/// between requests. A worker that dies (a decoder crashed) or overruns the timeout (it is
+/// killed) fails only its item; the next request starts a fresh worker.
 final class WorkerPool: ItemExecutor, @unchecked Sendable {
     private let executable: URL
     private let setup: Data
@@ -12,8 +12,7 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     private let temporaryFolder: URL
     private let lock = NSLock()
     private var idle: [WorkerProcess] = []
-    private var headerWorker: WorkerProcess?
-    private let headerLock = NSLock()
+    private var idleHeaderWorkers: [WorkerProcess] = []
 
     init(executable: URL, setup: WorkerMessage.Setup, timeoutSeconds: Int) {
         self.executable = executable
@@ -24,34 +23,21 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     }
 
     func header(_ job: ItemJob) -> HeaderVerdict {
-        headerLock.lock()
-        defer { headerLock.unlock() }
-        switch exchange(.header(job), on: &headerWorker) {
+        switch exchange(.header(job), among: \.idleHeaderWorkers) {
         case .success(let reply): return reply.verdict ?? HeaderVerdict(error: protocolError(job))
         case .failure(let fault): return HeaderVerdict(error: fault.itemError(job, stage: .decode, timeout: timeoutSeconds))
         }
     }
 
     func pixels(_ job: ItemJob) -> PixelOutcome {
-        lock.lock()
-        var worker = idle.popLast()
-        lock.unlock()
-        let result = exchange(.pixels(job), on: &worker)
-        if let worker {
-            lock.lock()
-            idle.append(worker)
-            lock.unlock()
-        }
-        switch result {
+        switch exchange(.pixels(job), among: \.idle) {
         case .success(let reply): return reply.outcome ?? PixelOutcome(error: protocolError(job))
         case .failure(let fault): return PixelOutcome(error: fault.itemError(job, stage: .write, timeout: timeoutSeconds))
         }
     }
 
     func contentIdentifier(path: String, format: MediaFormat) -> String? {
-        headerLock.lock()
-        defer { headerLock.unlock() }
-        return try? exchange(.contentIdentifier(path: path, format: format), on: &headerWorker).get().identifier
+        try? exchange(.contentIdentifier(path: path, format: format), among: \.idleHeaderWorkers).get().identifier
     }
 
     /// Workers keep nothing between an item's header and pixel requests.
@@ -60,11 +46,27 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     /// Closes every worker's input (they exit) and waits for them.
     func shutdown() {
         lock.lock()
-        let workers = idle + [headerWorker].compactMap { $0 }
+        let workers = idle + idleHeaderWorkers
         idle = []
-        headerWorker = nil
+        idleHeaderWorkers = []
         lock.unlock()
         for worker in workers { worker.finish() }
+    }
+
+    /// Sends one request to an idle worker of a kind, or a new one, which is idle again after;
+    /// a worker that failed is gone.
+    private func exchange(_ request: WorkerMessage.Request, among kind: ReferenceWritableKeyPath<WorkerPool, [WorkerProcess]>)
+        -> Result<WorkerMessage.Reply, WorkerFault> {
+        lock.lock()
+        var worker = self[keyPath: kind].popLast()
+        lock.unlock()
+        let result = exchange(request, on: &worker)
+        if let worker {
+            lock.lock()
+            self[keyPath: kind].append(worker)
+            lock.unlock()
+        }
+        return result
     }
 
     /// Sends one request, starting a worker when there is none; a worker that failed is gone.

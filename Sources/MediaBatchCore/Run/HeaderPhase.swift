@@ -3,10 +3,11 @@ import PipelineModel
 import RunState
 import VipsKit
 
-/// Decides, before admission, whether and how each item runs. In listing order, on the listing
-/// thread: refuse what must not be opened, check the size limit (from stat), ask the state
-/// database, sniff the format, have the executor run the header stages and the stages' plan,
-/// then claim the planned outputs.
+/// Decides, before admission, whether and how each item runs, in two parts. `read`, for several
+/// items at once: refuse what must not be opened, check the size limit (from stat), ask the state
+/// database, sniff the format, have the executor run the header stages and the stages' plan.
+/// `settle`, in listing order on the listing thread: claim the planned outputs (so that of two
+/// inputs for one output, the first listed keeps it) and admit.
 struct HeaderPhase: Sendable {
     let pipeline: Pipeline
     let stages: [PipelineStage]
@@ -15,7 +16,25 @@ struct HeaderPhase: Sendable {
     let claims: OutputClaims
     let dryRun: Bool
 
-    func prepare(_ input: InputItem) -> PreparedItem {
+    /// What `read` learnt of an item: it is decided, or its outputs are planned and to be claimed.
+    enum Reading {
+        case decided(PreparedItem)
+        case planned(Planned)
+
+        static func decided(_ result: ItemResult, _ findings: ItemFindings) -> Reading {
+            .decided(PreparedItem.decided(result, findings))
+        }
+    }
+
+    struct Planned {
+        let item: ItemFindings
+        let job: ItemJob
+        let plan: ItemPlan
+        let assessment: RunLedger.Assessment
+        let note: String?
+    }
+
+    func read(_ input: InputItem) -> Reading {
         var item = ItemFindings(input: input)
         if let refusal = input.refusal {
             return .decided(refusal.isBroken ? item.failed(.unreadable, refusal.reason) : item.skipped(refusal.reason), item)
@@ -39,13 +58,14 @@ struct HeaderPhase: Sendable {
     }
 
     /// Sniffs and hashes the file, and checks that its format is one to read.
-    private func identify(_ item: ItemFindings, _ stamp: FileStamp, _ assessment: RunLedger.Assessment) -> PreparedItem {
+    private func identify(_ item: ItemFindings, _ stamp: FileStamp, _ assessment: RunLedger.Assessment) -> Reading {
         var item = item
         let input = item.input
-        let contentHash: String
+        let contentHash: String?
         do {
             item.format = try FormatSniffer.format(of: input.path)
-            contentHash = try assessment.contentHash ?? ContentHash.ofFile(atPath: input.path)
+            // A dry run records nothing: it hashes only for a `{hash:N}` path (see `ItemContext`).
+            contentHash = try assessment.contentHash ?? (dryRun ? nil : ContentHash.ofFile(atPath: input.path))
         } catch {
             return .decided(item.failed(.unreadable, "cannot read the file"), item)
         }
@@ -72,8 +92,8 @@ struct HeaderPhase: Sendable {
         return readHeader(item, job, assessment, note: note)
     }
 
-    /// The executor's header stages and plan, then the output claims.
-    private func readHeader(_ item: ItemFindings, _ job: ItemJob, _ assessment: RunLedger.Assessment, note: String?) -> PreparedItem {
+    /// The executor's header stages and the stages' plan.
+    private func readHeader(_ item: ItemFindings, _ job: ItemJob, _ assessment: RunLedger.Assessment, note: String?) -> Reading {
         var item = item
         let verdict = executor.header(job)
         item.kinds = verdict.kinds
@@ -82,7 +102,21 @@ struct HeaderPhase: Sendable {
         if let reason = verdict.skipReason { return .decided(item.skipped(reason), item) }
         guard let plan = verdict.plan else { return .decided(item.failed(.workerCrashed, "the header phase planned nothing"), item) }
         item.entry?.upright = plan.upright
-        if let collision = claim(plan, for: job.input.relativePath) {
+        return .planned(Planned(item: item, job: job, plan: plan, assessment: assessment, note: note))
+    }
+
+    /// In listing order: the output claims, then admission.
+    func settle(_ reading: Reading) -> PreparedItem {
+        switch reading {
+        case .decided(let prepared): return prepared
+        case .planned(let planned): return settle(planned)
+        }
+    }
+
+    private func settle(_ planned: Planned) -> PreparedItem {
+        var item = planned.item
+        let (job, assessment) = (planned.job, planned.assessment)
+        if let collision = claim(planned.plan, for: job.input.relativePath) {
             executor.forget(job)
             return .decided(item.failed(.outputCollision, collision, stage: .write), item)
         }
@@ -93,8 +127,8 @@ struct HeaderPhase: Sendable {
                                    milliseconds: previous.milliseconds)
             return standing(item, previous, ledger.recordedOutputs(of: job.input.relativePath))
         }
-        item.note = note
-        return admit(item, job, plan, assessment)
+        item.note = planned.note
+        return admit(item, job, planned.plan, assessment)
     }
 
     /// Claims the planned outputs; the reason when one is taken, or planned twice for the item.

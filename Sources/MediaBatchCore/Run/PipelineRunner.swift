@@ -94,13 +94,21 @@ public final class PipelineRunner: @unchecked Sendable {
         let items = LivePhotoPairing(walker, known: ledger.knownHalf, identifier: executor.contentIdentifier).lazy.filter {
             [options] item in options.shard?.contains(item) ?? true
         }
-        scheduler.run(items.map(header.prepare)) { [self] prepared in
+        scheduler.run(items.lookahead(headerReads, header.read).lazy.map(header.settle)) { [self] prepared in
             switch prepared.decision {
             case .decided(let result): recorder.finish(result, prepared.findings.entry, outputs: [])
             case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder)
             }
         }
         executor.shutdown()
+    }
+
+    /// How many headers are read at once (claims and admission stay in listing order): in worker
+    /// processes, as many as items run, at least 2. Trusted input reads them on the listing thread,
+    /// one at a time: the context a header read builds is kept for the item's pixel phase, and
+    /// libvips' per-thread buffers must outlive it, which a Dispatch thread's end would not let them.
+    private var headerReads: Int {
+        options.isolation == nil ? 1 : max(2, options.concurrency)
     }
 
     /// On a scheduler lane: the pixel stages, or, in a dry run, where the item would go.

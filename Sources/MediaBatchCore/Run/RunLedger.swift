@@ -28,7 +28,8 @@ final class RunLedger: @unchecked Sendable {
     /// What is recorded for an item besides its result.
     struct Entry {
         let stamp: FileStamp
-        let contentHash: String
+        /// Nil in a dry run, which records nothing.
+        let contentHash: String?
         let format: MediaFormat?
         /// Known once the header has been read.
         var contentIdentifier: String?
@@ -146,10 +147,10 @@ final class RunLedger: @unchecked Sendable {
     /// earlier outputs it no longer produces (removed with `--prune`).
     func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
                 error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> [String] {
-        guard writes, let store else { return [] }
+        guard writes, let store, let contentHash = entry.contentHash else { return [] }
         let previous = try store.item(input)
         var record = ItemRecord(
-            input: input, stamp: entry.stamp, contentHash: entry.contentHash, format: entry.format?.rawValue,
+            input: input, stamp: entry.stamp, contentHash: contentHash, format: entry.format?.rawValue,
             contentIdentifier: entry.contentIdentifier, recipe: entry.fingerprints.recipe,
             selection: entry.fingerprints.selection, status: status, reason: reason ?? error?.message,
             errorCode: error?.code.rawValue, errorStage: error?.stage, milliseconds: milliseconds, run: run)

@@ -1,5 +1,6 @@
 import AVFormatKit
 import PipelineModel
+import RunState
 import VipsKit
 
 /// One item on its way through the stages. Stages run one after another on one thread, each
@@ -9,8 +10,10 @@ final class ItemContext {
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
-    /// SHA-256 of the input, for the state database and `{hash:N}`.
-    let contentHash: String
+    /// SHA-256 of the input, for `{hash:N}`: the run's own (it records it), or, in a dry run,
+    /// read only when a path asks for it; empty if the file can no longer be read.
+    private(set) lazy var contentHash: String = knownHash ?? (try? ContentHash.ofFile(atPath: input.path)) ?? ""
+    private let knownHash: String?
     /// Read before any stage runs (see `ItemHeader`); `decode` fails the item with its failure.
     let header: Result<ItemHeader, StageFailure>
     /// What the filter decides on, classified from the header.
@@ -41,7 +44,7 @@ final class ItemContext {
         input = job.input
         format = job.format
         bytesIn = job.bytesIn
-        contentHash = job.contentHash
+        knownHash = job.contentHash
         header = Result { try ItemHeader(path: job.input.path, format: job.format) }.mapError {
             $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
         }
