@@ -37,8 +37,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        // Fixture paths, process running, exiftool, goldens, pixel statistics: shared by the test targets below.
-        .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
+        // Fixture paths, process running, exiftool, goldens, pixel statistics, reports read back: shared by the test targets below.
+        .target(name: "TestSupport", dependencies: ["VipsKit", "MediaBatchCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import MediaBatchCore
 
-/// Combines the JSON reports of a sharded run into one, refusing overlapping shards. Exits 0
-/// once merged (the shards' own exit codes said whether items failed), 2 when the reports
-/// cannot be merged.
+/// Combines the JSON reports of a sharded run into one as it reads them (a million items hold a
+/// few in memory), refusing overlapping shards. Exits 0 once merged (the shards' own exit codes
+/// said whether items failed), 2 when the reports cannot be merged, writing nothing.
 struct MergeReportsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-reports",
@@ -20,8 +20,13 @@ struct MergeReportsCommand: ParsableCommand {
     var reports: [String]
 
     func run() throws {
-        let merged = try mergeShards(reports, as: "report", RunReport.init(merging:))
-        try ReportFile.write(output) { try reportFormat.render(merged.summary, merged.itemStream, to: $0) }
-        printError("mediabatch: merged \(reports.count) reports: \(merged.summary.line)")
+        do {
+            let shards = try ShardReports(reports)
+            try ReportFile.write(output) { try reportFormat.render(shards.summary, shards.items, to: $0) }
+            printError("mediabatch: merged \(reports.count) reports: \(shards.summary.line)")
+        } catch let error as ReportMergeError {
+            printError("error: \(error)")
+            throw ExitCode(ExitStatus.invalid)
+        }
     }
 }

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import MediaBatchCore
 
-/// Reads each of a sharded run's files (reports, manifests) as `Document` and merges them. A file
-/// that is not one, or shards that do not fit together (they overlap, or are of different runs),
-/// end the command with the reason and exit 2.
+/// Reads each of a sharded run's manifests whole as `Document` and merges them (reports are
+/// merged as they are read: `ShardReports`). A file that is not one, or shards that do not fit
+/// together (they overlap), end the command with the reason and exit 2.
 func mergeShards<Document: Decodable>(_ paths: [String], as what: String,
                                       _ merge: ([Document]) throws -> Document) throws -> Document {
     do {

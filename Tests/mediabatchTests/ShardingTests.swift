@@ -46,9 +46,15 @@ final class ShardingTests: XCTestCase {
         let merge = try runProcess(Fixtures.executable.path, ["merge-reports", merged] + (0..<3).map { reports.path + "/shard-\($0).json" })
         XCTAssertEqual(merge.exitCode, 0, merge.stderr)
         XCTAssertEqual(inputs(try report(merged)), inputs(try report(reports.path + "/whole.json")))
+        // The shards' totals add up to the whole run's.
+        let mergedTotals = try XCTUnwrap(try report(merged)["totals"] as? NSDictionary)
+        XCTAssertEqual(mergedTotals, try XCTUnwrap(try report(reports.path + "/whole.json")["totals"] as? NSDictionary))
+        XCTAssertEqual(mergedTotals["items"] as? Int, 20)
+        let before = try Data(contentsOf: URL(fileURLWithPath: merged))
         let overlap = try runProcess(Fixtures.executable.path, ["merge-reports", merged, reports.path + "/shard-0.json", reports.path + "/shard-0.json"])
         XCTAssertEqual(overlap.exitCode, 2)
         XCTAssertTrue(overlap.stderr.contains("the shards overlap"), overlap.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: merged)), before, "a refused merge writes nothing")
     }
 
     func testShardSelectionErrorsExitTwo() throws {

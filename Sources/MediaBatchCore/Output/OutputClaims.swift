@@ -26,12 +26,14 @@ final class OutputClaims: @unchecked Sendable {
         self.log = log
         descriptor = open(log.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         self.recordedOwner = recordedOwner
+        if descriptor >= 0 { TemporaryFiles.shared.register(log.path) }
     }
 
     deinit {
         if descriptor >= 0 {
             close(descriptor)
             unlink(log.path)
+            TemporaryFiles.shared.unregister(log.path)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Temporary outputs in progress, for cleanup when a run is interrupted.
+/// Temporary files in progress (outputs, the report's spool, the claims log), for cleanup when a
+/// run is aborted.
 final class TemporaryFiles: @unchecked Sendable {
     static let shared = TemporaryFiles()
     private let lock = NSLock()

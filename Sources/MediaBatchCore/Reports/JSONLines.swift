@@ -1,8 +1,8 @@
 import Foundation
 
-/// A file of JSON lines read back one line at a time through a buffer that grows only to the
-/// longest line, so that reading a spool run of any length costs the same memory. JSON text
-/// never holds a raw newline: every line is one value.
+/// A file of JSON lines read back one line (or byte) at a time through a buffer that grows only
+/// to the longest line, so that reading a spool run of any length costs the same memory. JSON
+/// text never holds a raw newline: every line is one value.
 final class JSONLinesReader {
     private let descriptor: Int32
     private var storage: UnsafeMutablePointer<UInt8>
@@ -34,6 +34,17 @@ final class JSONLinesReader {
             guard !atEnd else { return nil }
             try refill()
         }
+    }
+
+    /// The next byte; nil at the end of the file.
+    func nextByte() throws -> UInt8? {
+        if start == end {
+            guard !atEnd else { return nil }
+            try refill()
+            guard start < end else { return nil }
+        }
+        defer { start += 1 }
+        return storage[start]
     }
 
     /// Moves the partial line to the front (doubling the buffer if it fills it) and reads on.

@@ -56,15 +56,20 @@ final class ResultSpool: @unchecked Sendable {
         if let failure { throw failure }
         let decoder = JSONDecoder()
         let memory = pending.sorted { $0.input < $1.input }.lazy.map(\.line)
-        try merge(levels.joined().map(JSONLinesReader.init) + [MemoryLines(memory.makeIterator())]) { line in
+        try InputOrderMerge.merge(levels.joined().map(JSONLinesReader.init) + [MemoryLines(memory.makeIterator())]) { _, line in
             try body(decoder.decode(ItemResult.self, from: line))
         }
     }
 
     /// Removes every run written.
     func remove() {
-        for run in levels.joined() { unlink(run.path) }
+        levels.joined().forEach(Self.delete)
         levels.removeAll()
+    }
+
+    private static func delete(_ run: URL) {
+        unlink(run.path)
+        TemporaryFiles.shared.unregister(run.path)
     }
 
     private func add(run: URL, level: Int) throws {
@@ -74,9 +79,9 @@ final class ResultSpool: @unchecked Sendable {
         let runs = levels[level]
         levels[level].removeAll()
         let writer = try newRun()
-        try merge(runs.map(JSONLinesReader.init)) { try writer.1.append(line: $0) }
+        try InputOrderMerge.merge(runs.map(JSONLinesReader.init)) { try writer.1.append(line: $1) }
         try writer.1.close()
-        runs.forEach { unlink($0.path) }
+        runs.forEach(Self.delete)
         try add(run: writer.0, level: level + 1)
     }
 
@@ -90,34 +95,12 @@ final class ResultSpool: @unchecked Sendable {
     private func newRun() throws -> (URL, JSONLinesWriter) {
         written += 1
         let url = folder.appendingPathComponent("spool-\(getpid())-\(written).jsonl")
+        TemporaryFiles.shared.register(url.path)
         return (url, try JSONLinesWriter(url))
     }
-
-    /// Hands on every line of the sorted sources in input order (a k-way merge; k is small).
-    private func merge(_ sources: [LineSource], _ body: (Data) throws -> Void) throws {
-        let decoder = JSONDecoder()
-        func head(_ source: LineSource) throws -> (input: String, line: Data)? {
-            try source.next().map { (try decoder.decode(SortKey.self, from: $0).input, $0) }
-        }
-        var heads = try sources.map(head)
-        while let smallest = heads.indices.filter({ heads[$0] != nil }).min(by: { heads[$0]!.input < heads[$1]!.input }) {
-            try body(heads[smallest]!.line)
-            heads[smallest] = try head(sources[smallest])
-        }
-    }
-
-    private struct SortKey: Decodable {
-        let input: String
-    }
 }
 
-/// Where a merge reads sorted lines from: a run on disk, or the results not yet in one.
-protocol LineSource {
-    func next() throws -> Data?
-}
-
-extension JSONLinesReader: LineSource {}
-
+/// The results not yet in a run, as a merge reads them.
 private final class MemoryLines<Lines: IteratorProtocol<Data>>: LineSource {
     private var lines: Lines
 

@@ -25,6 +25,20 @@ public struct RunSummary: Codable, Equatable, Sendable {
             items.forEach { count($0) }
         }
 
+        /// Adds another shard's totals (`outputs` stays absent if either lacks it).
+        mutating func add(_ other: Totals) {
+            items += other.items
+            ok += other.ok
+            failed += other.failed
+            skipped += other.skipped
+            planned += other.planned
+            unchanged += other.unchanged
+            bytesIn += other.bytesIn
+            bytesOut += other.bytesOut
+            outputs = outputs.flatMap { mine in other.outputs.map { mine + $0 } }
+            changes.merge(other.changes, uniquingKeysWith: +)
+        }
+
         /// Adds one finished item.
         mutating func count(_ item: ItemResult) {
             items += 1
@@ -90,6 +104,24 @@ public struct RunSummary: Codable, Equatable, Sendable {
         self.totals = totals
         self.orphans = orphans
         self.staleOutputs = staleOutputs
+    }
+
+    /// The shard summaries of one pipeline's run as one; fails when they are of different
+    /// pipelines or roots. Shards are disjoint (their items' merge checks it), so totals add up.
+    public init(merging summaries: [RunSummary]) throws {
+        guard let first = summaries.first else { throw ReportMergeError(message: "no reports to merge") }
+        for summary in summaries where (summary.pipeline, summary.inputRoot, summary.outputRoot, summary.dryRun)
+            != (first.pipeline, first.inputRoot, first.outputRoot, first.dryRun) {
+            throw ReportMergeError(message: "the reports are of different runs: \(first.pipeline) over \(first.inputRoot) and \(summary.pipeline) over \(summary.inputRoot)")
+        }
+        let versions = Set(summaries.compactMap(\.mediabatchVersion)).sorted()
+        var totals = Totals()
+        summaries.forEach { totals.add($0.totals) }
+        self.init(mediabatchVersion: versions.isEmpty ? nil : versions.joined(separator: ", "), pipeline: first.pipeline,
+                  inputRoot: first.inputRoot, outputRoot: first.outputRoot, startedAt: summaries.map(\.startedAt).min()!,
+                  milliseconds: summaries.map(\.milliseconds).max()!, interrupted: summaries.contains(where: \.interrupted),
+                  stoppedByFailure: summaries.contains(where: \.stoppedByFailure), dryRun: first.dryRun, shard: nil, totals: totals,
+                  orphans: summaries.flatMap(\.orphans).sorted { $0.input < $1.input }, staleOutputs: summaries.flatMap(\.staleOutputs).sorted())
     }
 
     /// The one-line summary printed at the end of a run.
