@@ -18,6 +18,8 @@ root_tarball() {
     local scratch=$roots/$release-debootstrap
     root_remove "$scratch"
     mkdir -p "$roots"
+    # A fresh machine (CI's) has no debootstrap until install-deps.sh --package installs it.
+    command -v debootstrap >/dev/null || "$repo/scripts/install-deps.sh" --package >&2
     echo "debootstrap --variant=minbase $release (once; kept in $tarball)" >&2
     debootstrap --variant=minbase "$release" "$scratch" "$mirror" >"$roots/$release-debootstrap.log" \
       || { tail -20 "$roots/$release-debootstrap.log" >&2; return 1; }
