@@ -113,9 +113,9 @@ public struct RunRecord: Codable, Equatable, Sendable, FetchableRecord, Persista
     public var totals: String?
 }
 
-/// The state database of one output root (or one shard of it): SQLite in WAL mode, one
-/// transaction per item, so a run killed at any moment leaves every item either recorded
-/// with its outputs or not recorded at all.
+/// The state database of one output root (or one shard of it): SQLite in WAL mode, an item's
+/// decision and outputs in one transaction (with those of the items that finished with it), so a
+/// run killed at any moment leaves every item either recorded with its outputs or not at all.
 public final class StateStore: @unchecked Sendable {
     public let path: String
     private let database: any DatabaseWriter
@@ -262,20 +262,29 @@ public final class StateStore: @unchecked Sendable {
     /// no longer produces are kept as stale and returned. Nil outputs: those recorded stand.
     @discardableResult
     public func record(_ item: ItemRecord, outputs: [OutputRecord]?) throws -> [OutputRecord] {
-        try database.write { db in
-            try item.save(db)
-            guard let outputs else { return [] }
-            let produced = Set(outputs.map(\.path))
-            var stale: [OutputRecord] = []
-            for var previous in try OutputRecord.filter(Column("input") == item.input).fetchAll(db)
-            where !produced.contains(previous.path) {
-                previous.stale = true
-                try previous.update(db)
-                stale.append(previous)
-            }
-            for output in outputs { try output.save(db) }
-            return stale
+        try record([(item, outputs)])[0]
+    }
+
+    /// Records several items' decisions in one transaction (a run commits what finished in the
+    /// last tenth of a second together: a commit per item cost more than the item); each one's
+    /// stale outputs, in order.
+    public func record(_ batch: [(item: ItemRecord, outputs: [OutputRecord]?)]) throws -> [[OutputRecord]] {
+        try database.write { db in try batch.map { try Self.record($0.item, outputs: $0.outputs, in: db) } }
+    }
+
+    private static func record(_ item: ItemRecord, outputs: [OutputRecord]?, in db: Database) throws -> [OutputRecord] {
+        try item.save(db)
+        guard let outputs else { return [] }
+        let produced = Set(outputs.map(\.path))
+        var stale: [OutputRecord] = []
+        for var previous in try OutputRecord.filter(Column("input") == item.input).fetchAll(db)
+        where !produced.contains(previous.path) {
+            previous.stale = true
+            try previous.update(db)
+            stale.append(previous)
         }
+        for output in outputs { try output.save(db) }
+        return stale
     }
 
     /// Marks inputs listed by this run whose decision stands (unchanged), with their current

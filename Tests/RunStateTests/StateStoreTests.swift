@@ -38,6 +38,23 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 
+    func testABatchRecordsEachItemAsAloneAndReturnsEachOnesStaleOutputs() throws {
+        let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+        let run = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        let stamp = FileStamp(size: 1, modifiedNanoseconds: 2)
+        func output(_ path: String, of input: String) -> OutputRecord {
+            OutputRecord(path: path, input: input, contentHash: "o", stamp: stamp)
+        }
+        try store.record(item("a.heic", run: run), outputs: [output("a.jpg", of: "a.heic"), output("a.webp", of: "a.heic")])
+        let stale = try store.record([(item("a.heic", run: run), [output("a.jpg", of: "a.heic")]),
+                                      (item("b.heic", status: .failed, run: run), []),
+                                      (item("c.heic", run: run), nil)])
+        XCTAssertEqual(stale.map { $0.map(\.path) }, [["a.webp"], [], []])
+        XCTAssertEqual(try store.countsByStatus(), [.ok: 2, .failed: 1])
+        XCTAssertEqual(try store.outputs(of: "a.heic").map(\.path), ["a.jpg"])
+        XCTAssertEqual(try store.record([]), [])
+    }
+
     func testUnseenItemsAreThoseALaterRunDidNotList() throws {
         let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
         let first = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")

@@ -89,4 +89,41 @@ final class CrashResumeTests: XCTestCase {
         let again = try runProcess(Fixtures.executable.path, Self.arguments(input, resumed), in: Fixtures.repositoryRoot)
         XCTAssertTrue(again.stderr.contains("0 ok, 20 unchanged, 0 failed"), again.stderr)
     }
+
+    /// Items are committed in batches, and reported once committed: killed just after it has
+    /// named some failed items, the run has recorded every one of them.
+    func testEveryItemReportedBeforeAKillIsRecorded() throws {
+        let input = Fixtures.temporaryFolder("reported-input")
+        for index in 0..<12 {
+            try FileManager.default.copyItem(at: Fixtures.broken.appendingPathComponent("corrupted.heic"),
+                                             to: input.appendingPathComponent(String(format: "%02d-bad.heic", index)))
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"),
+                                             toPath: input.appendingPathComponent(String(format: "%02d-good.jpg", index)).path)
+        }
+        let output = Fixtures.temporaryFolder("reported-output")
+        let process = Process()
+        process.executableURL = Fixtures.executable
+        process.arguments = ["run", "pipelines/quickstart.json", "--input", input.path, "--output", output.path, "--jobs", "2"]
+        process.currentDirectoryURL = Fixtures.repositoryRoot
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var reported: [String] = []
+        var text = ""
+        while reported.count < 3 {
+            let data = errors.fileHandleForReading.availableData
+            XCTAssertFalse(data.isEmpty, "the run ended before it reported three failures: \(text)")
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            reported = text.split(separator: "\n").compactMap { line in
+                line.hasPrefix("error: ") ? line.dropFirst(7).split(separator: ":").first.map(String.init) : nil
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let store = try XCTUnwrap(try StateStore(readingExisting: output.appendingPathComponent(".mediabatch/state.sqlite").path))
+        for name in reported {
+            XCTAssertEqual(try store.item(name)?.status, .failed, "\(name) was reported failed before the kill")
+        }
+    }
 }

@@ -100,6 +100,7 @@ public final class PipelineRunner: @unchecked Sendable {
             case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder)
             }
         }
+        recorder.flush()
         executor.shutdown()
     }
 

@@ -3,7 +3,7 @@ import PipelineModel
 import RunState
 
 /// The state database as one run sees it: what an item's last decision was and whether it still
-/// stands, and the record of each new decision, one transaction per item.
+/// stands, and the record of each new decision (prepared on the item's lane, committed in batches).
 final class RunLedger: @unchecked Sendable {
     /// What an item's decision depends on beyond its bytes.
     struct Fingerprints {
@@ -143,11 +143,26 @@ final class RunLedger: @unchecked Sendable {
         try? store?.markSeen(batch, run: run)
     }
 
-    /// Records a decision and its outputs (nil: those recorded stand); returns the item's
-    /// earlier outputs it no longer produces (removed with `--prune`).
+    /// A decision ready to be committed with others: its outputs stat'ed and hashed.
+    struct PendingRecord {
+        let item: ItemRecord
+        let outputs: [OutputRecord]?
+    }
+
+    /// Records a decision and its outputs (nil: those recorded stand) on its own; returns the
+    /// item's earlier outputs it no longer produces (removed with `--prune`).
     func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
                 error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> [String] {
-        guard writes, let store, let contentHash = entry.contentHash else { return [] }
+        guard let pending = try prepare(input, entry, status: status, outputs: outputs, reason: reason, error: error,
+                                        milliseconds: milliseconds) else { return [] }
+        return try commit([pending])[0]
+    }
+
+    /// What `commit` will record for a decision; nil when nothing is (a dry run). Reads the
+    /// database and hashes the outputs, so it runs on the item's own lane, not in the commit.
+    func prepare(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
+                 error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> PendingRecord? {
+        guard writes, let store, let contentHash = entry.contentHash else { return nil }
         let previous = try store.item(input)
         var record = ItemRecord(
             input: input, stamp: entry.stamp, contentHash: contentHash, format: entry.format?.rawValue,
@@ -158,9 +173,16 @@ final class RunLedger: @unchecked Sendable {
         record.height = entry.upright?.height ?? previous?.height
         // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
         record.placeholder = entry.placeholder ?? previous?.placeholder
-        let stale = try store.record(record, outputs: try outputs?.map { try outputRecord($0, of: input, shared: entry.fingerprints.shared) })
-        if prune { stale.forEach(removeOutput) }
-        return stale.map(\.path)
+        return PendingRecord(item: record, outputs: try outputs?.map { try outputRecord($0, of: input, shared: entry.fingerprints.shared) })
+    }
+
+    /// Records prepared decisions in one transaction; for each, its earlier outputs it no longer
+    /// produces (removed with `--prune`).
+    func commit(_ records: [PendingRecord]) throws -> [[String]] {
+        guard let store, !records.isEmpty else { return records.map { _ in [] } }
+        let stale = try store.record(records.map { ($0.item, $0.outputs) })
+        if prune { stale.joined().forEach(removeOutput) }
+        return stale.map { $0.map(\.path) }
     }
 
     /// An output as written, hashed unless its recorded stamp shows it untouched since.

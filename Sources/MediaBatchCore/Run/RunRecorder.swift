@@ -1,10 +1,13 @@
+import Dispatch
 import Foundation
 import PipelineModel
 import RunState
 
-/// Where each item's decision ends up: recorded in the state database (one transaction, after
-/// its outputs are in place) and spooled for the report. Under `onError: stop`, the first
-/// failure stops admission. Called from any scheduler thread.
+/// Where each item's decision ends up: recorded in the state database (after its outputs are in
+/// place) and spooled for the report. Items are committed in batches, what finished in the last
+/// tenth of a second in one transaction, and reported only once committed: an item the run
+/// reports done is in the database, whenever the run is killed. Under `onError: stop`, the first
+/// failure stops admission at once. `finish` is called from any scheduler thread.
 final class RunRecorder: @unchecked Sendable {
     private let ledger: RunLedger
     private let onError: Pipeline.OnError
@@ -12,9 +15,14 @@ final class RunRecorder: @unchecked Sendable {
     private let onItemFinished: @Sendable (ItemResult) -> Void
     private let lock = NSLock()
     let spool: ResultSpool
-    /// Earlier outputs the recorded items no longer produce.
+    /// Earlier outputs the recorded items no longer produce (complete after `flush`).
     private(set) var staleOutputs: Set<String> = []
     private(set) var stoppedByFailure = false
+    /// Finished items awaiting their commit; touched on `commits` only.
+    private var pending: [(result: ItemResult, record: RunLedger.PendingRecord?)] = []
+    private let commits = DispatchQueue(label: "mediabatch.recorder")
+    private static let batchSize = 256
+    private static let batchDelay = DispatchTimeInterval.milliseconds(100)
 
     init(ledger: RunLedger, spool: ResultSpool, onError: Pipeline.OnError, stop: @escaping @Sendable () -> Void,
          onItemFinished: @escaping @Sendable (ItemResult) -> Void) {
@@ -25,27 +33,61 @@ final class RunRecorder: @unchecked Sendable {
         self.onItemFinished = onItemFinished
     }
 
-    /// `outputs`: what the item's outputs now are (nil: as recorded).
+    /// `outputs`: what the item's outputs now are (nil: as recorded). The record is prepared here,
+    /// on the item's lane (outputs hashed), and committed with the next batch.
     func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?) {
         var result = result
-        var stale: [String] = []
+        var record: RunLedger.PendingRecord?
         if let entry, let status = Self.recordedStatus(result.status) {
             do {
-                stale = try ledger.record(result.input, entry, status: status, outputs: outputs,
-                                          reason: result.reason, error: result.error, milliseconds: result.milliseconds)
+                record = try ledger.prepare(result.input, entry, status: status, outputs: outputs, reason: result.reason,
+                                            error: result.error, milliseconds: result.milliseconds)
             } catch {
-                // The output stands but is not recorded: the next run redoes the item.
-                result.reason = "not recorded in the state database (the next run redoes it): \(error)"
+                result.reason = Self.notRecorded(error)
             }
         }
-        spool.append(result)
+        stopIfFailed(result)
+        commits.async { [self, result, record] in
+            pending.append((result, record))
+            if pending.count >= Self.batchSize {
+                commit()
+            } else if pending.count == 1 {
+                commits.asyncAfter(deadline: .now() + Self.batchDelay) { [self] in commit() }
+            }
+        }
+    }
+
+    /// Commits and reports what is pending: once every item has finished.
+    func flush() {
+        commits.sync { commit() }
+    }
+
+    private func commit() {
+        guard !pending.isEmpty else { return }
+        var batch = pending
+        pending.removeAll(keepingCapacity: true)
+        do {
+            staleOutputs.formUnion(try ledger.commit(batch.compactMap(\.record)).joined())
+        } catch {
+            // The outputs stand but are not recorded: the next run redoes those items.
+            for index in batch.indices where batch[index].record != nil { batch[index].result.reason = Self.notRecorded(error) }
+        }
+        for (result, _) in batch {
+            spool.append(result)
+            onItemFinished(result)
+        }
+    }
+
+    private func stopIfFailed(_ result: ItemResult) {
         lock.lock()
-        staleOutputs.formUnion(stale)
         let stops = result.status == .failed && onError == .stop && !stoppedByFailure
         if stops { stoppedByFailure = true }
         lock.unlock()
         if stops { stop() }
-        onItemFinished(result)
+    }
+
+    private static func notRecorded(_ error: Error) -> String {
+        "not recorded in the state database (the next run redoes it): \(error)"
     }
 
     private static func recordedStatus(_ status: ItemResult.Status) -> ItemRecord.Status? {
