@@ -333,14 +333,28 @@ public final class StateStore: @unchecked Sendable {
         try database.write { db in _ = try OutputRecord.deleteOne(db, key: path) }
     }
 
-    /// Every item whose outputs stand, with them, in input order (the manifest).
-    public func producedOutputs() throws -> [(item: ItemRecord, outputs: [OutputRecord])] {
+    /// Every item whose outputs stand, with them, in input order (the manifest), one at a time:
+    /// two cursors walked together, so a million items are never in memory at once.
+    public func forEachProducedOutput(_ body: (ItemRecord, [OutputRecord]) throws -> Void) throws {
         try database.read { db in
-            let items = try ItemRecord.filter(Column("status") == ItemRecord.Status.ok.rawValue).order(Column("input")).fetchAll(db)
-            let outputs = Dictionary(grouping: try OutputRecord.filter(Column("stale") == false).order(Column("path")).fetchAll(db),
-                                     by: \.input)
-            return items.compactMap { item in outputs[item.input].map { (item, $0) } }
+            let items = try ItemRecord.filter(Column("status") == ItemRecord.Status.ok.rawValue).order(Column("input")).fetchCursor(db)
+            let outputs = try OutputRecord.filter(Column("stale") == false).order(Column("input"), Column("path")).fetchCursor(db)
+            var output = try outputs.next()
+            while let item = try items.next() {
+                var own: [OutputRecord] = []
+                // Both cursors are in SQLite's order of `input`; outputs of items not listed (failed since) are passed over.
+                while let current = output, Self.precedes(current.input, item.input) || current.input == item.input {
+                    if current.input == item.input { own.append(current) }
+                    output = try outputs.next()
+                }
+                if !own.isEmpty { try body(item, own) }
+            }
         }
+    }
+
+    /// SQLite's default (BINARY) order of text: by UTF-8 bytes.
+    private static func precedes(_ left: String, _ right: String) -> Bool {
+        left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     // MARK: Status

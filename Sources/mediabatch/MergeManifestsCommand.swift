@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import MediaBatchCore
 
-/// Combines the manifests a sharded run's shards wrote into one, refusing shards that overlap.
-/// Exits 0 once merged, 2 when the manifests cannot be merged.
+/// Combines the manifests a sharded run's shards wrote into one as it reads them, refusing shards
+/// that overlap. Exits 0 once merged, 2 when the manifests cannot be merged, writing nothing.
 struct MergeManifestsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-manifests",
@@ -16,9 +16,21 @@ struct MergeManifestsCommand: ParsableCommand {
     var manifests: [String]
 
     func run() throws {
-        let merged = try mergeShards(manifests, as: "manifest", Manifest.init(merging:))
-        try merged.jsonData().write(to: URL(fileURLWithPath: output), options: .atomic)
-        printError("mediabatch: merged \(manifests.count) manifests: \(merged.items.count) items, "
-                   + "\(merged.items.reduce(0) { $0 + $1.variants.count }) outputs")
+        do {
+            let shards = try ShardManifests(manifests)
+            var (items, outputs) = (0, 0)
+            try ReportFile.write(output) { file in
+                try Manifest.write({ body in
+                    try shards.items { item in
+                        (items, outputs) = (items + 1, outputs + item.variants.count)
+                        try body(item)
+                    }
+                }, to: file)
+            }
+            printError("mediabatch: merged \(manifests.count) manifests: \(items) items, \(outputs) outputs")
+        } catch let error as ReportMergeError {
+            printError("error: \(error)")
+            throw ExitCode(ExitStatus.invalid)
+        }
     }
 }

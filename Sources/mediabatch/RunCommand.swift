@@ -88,7 +88,7 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalid)
         }
         finish(result)
-        if let made = runner.manifest { writeManifest(made, loaded, options) }
+        if let items = result.manifest { writeManifest(items, loaded, options) }
         if let signal = trap.signal { throw ExitCode(128 + signal) }
         if result.summary.totals.failed > 0 { throw ExitCode(ExitStatus.itemsFailed) }
     }
@@ -131,13 +131,13 @@ struct RunCommand: ParsableCommand {
     }
 
     /// `--manifest`, else `output.manifest` in the output tree (one per shard: `merge-manifests` joins them).
-    private func writeManifest(_ made: Manifest, _ loaded: Pipeline, _ options: RunOptions) {
+    private func writeManifest(_ items: @escaping ManifestStream, _ loaded: Pipeline, _ options: RunOptions) {
         guard let relative = loaded.output.manifest, manifest == nil else {
-            return write(manifest, "the manifest") { try $0.write(String(decoding: try made.jsonData(), as: UTF8.self)) }
+            return write(manifest, "the manifest") { try Manifest.write(items, to: $0) }
         }
         let path = options.shard.map { Self.tagged(relative, $0) } ?? relative
         do {
-            try made.write(path, under: options.outputRoot, via: options.temporaryFolder)
+            try Manifest.publish(items, at: path, under: options.outputRoot, via: options.temporaryFolder)
         } catch {
             printError("error: cannot write the manifest to \(path): \(error)")
         }

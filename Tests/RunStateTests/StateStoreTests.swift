@@ -55,6 +55,22 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try store.record([]), [])
     }
 
+    func testProducedOutputsAreEachOkItemWithItsStandingOutputsInInputOrder() throws {
+        let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+        let run = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        let stamp = FileStamp(size: 1, modifiedNanoseconds: 2)
+        // Byte order, as SQLite sorts text: "Z" < "a" < "e" < "é"; a failed item keeps outputs it had.
+        for (input, status, outputs) in [("é.jpg", ItemRecord.Status.ok, ["é-2.jpg", "é-1.jpg"]), ("a.jpg", .failed, ["a.webp"]),
+                                         ("e.jpg", .ok, ["e.webp"]), ("Z.jpg", .ok, ["Z.webp"]), ("n.jpg", .ok, [])] {
+            try store.record(item(input, status: status, run: run),
+                             outputs: outputs.map { OutputRecord(path: $0, input: input, contentHash: "o", stamp: stamp) })
+        }
+        try store.record(item("e.jpg", run: run), outputs: [OutputRecord(path: "e.jpg", input: "e.jpg", contentHash: "o", stamp: stamp)])
+        var produced: [String] = []
+        try store.forEachProducedOutput { item, outputs in produced.append("\(item.input): \(outputs.map(\.path))") }
+        XCTAssertEqual(produced, [#"Z.jpg: ["Z.webp"]"#, #"e.jpg: ["e.jpg"]"#, #"é.jpg: ["é-1.jpg", "é-2.jpg"]"#])
+    }
+
     func testUnseenItemsAreThoseALaterRunDidNotList() throws {
         let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
         let first = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")

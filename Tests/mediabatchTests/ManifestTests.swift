@@ -42,13 +42,13 @@ final class ManifestTests: XCTestCase {
         return try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
     }
 
-    func manifest(_ file: URL) throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: file))
+    func manifest(_ file: URL) throws -> ManifestDocument {
+        try ManifestDocument.read(file)
     }
 
     /// Every variant the manifest lists is on disk with its pixels and bytes, and every image
     /// file under the output's `img/` is listed.
-    func assertManifestIsTheFiles(_ manifest: Manifest, _ output: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertManifestIsTheFiles(_ manifest: ManifestDocument, _ output: URL, file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(manifest.items.map(\.input), manifest.items.map(\.input).sorted(), file: file, line: line)
         var listed: Set<String> = []
         for item in manifest.items {
@@ -96,6 +96,13 @@ final class ManifestTests: XCTestCase {
         let afterPrune = try manifest(manifestFile)
         XCTAssertFalse(afterPrune.items.flatMap(\.variants).contains { $0.size == 500 })
         try assertManifestIsTheFiles(afterPrune, output)
+    }
+
+    func testALibraryWithNothingToListHasAnEmptyManifest() throws {
+        let input = Fixtures.temporaryFolder("manifest-empty-input"), output = Fixtures.temporaryFolder("manifest-empty-output")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("video/sample.3gp"), toPath: input.appendingPathComponent("sample.3gp").path)
+        try run(pipelineFile(sizes: [200]), input, output)
+        XCTAssertEqual(try manifest(output.appendingPathComponent("site/manifest.json")), ManifestDocument(version: 1, items: []))
     }
 
     func testShardManifestsMergeIntoTheWholeRunsManifest() throws {

@@ -1,11 +1,16 @@
 import Foundation
 import RunState
 
+/// Manifest items in input order, handed to the body one at a time: from the state database
+/// after a run, or from the shards' manifests as they are merged.
+public typealias ManifestStream = ((Manifest.Item) throws -> Void) throws -> Void
+
 /// Every output a pipeline's items stand at, item by item: what a site build reads to emit its
 /// `srcset` and `<picture>` markup. Made from the state database at the end of a run, so it is
 /// complete after an incremental run (unchanged items keep their entries), after `--prune`, and
-/// for one shard (`merge-manifests` combines the shards').
-public struct Manifest: Codable, Equatable, Sendable {
+/// for one shard (`merge-manifests` combines the shards'). Written an item at a time, as
+/// encoding `{"items": [...], "version": 1}` whole would write it.
+public enum Manifest {
     public struct Item: Codable, Equatable, Sendable {
         /// Relative to the input root.
         public let input: String
@@ -28,43 +33,31 @@ public struct Manifest: Codable, Equatable, Sendable {
         public let bytes: Int
     }
 
-    public let version: Int
-    public let items: [Item]
-
-    init(_ produced: [(item: ItemRecord, outputs: [OutputRecord])]) {
-        version = 1
-        items = produced.map { item, outputs in
-            Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder,
-                 variants: outputs.map {
-                     Variant(path: $0.path, format: $0.format, size: $0.variantSize, width: $0.width, height: $0.height,
-                             bytes: Int($0.size))
-                 }.sorted { ($0.size ?? .max, $0.path) < ($1.size ?? .max, $1.path) })
-        }
+    /// The document but for its items.
+    struct Head: Codable {
+        var version = 1
     }
 
-    /// The shards' manifests as one; two that list the same input overlap, and are refused.
-    public init(merging manifests: [Manifest]) throws {
-        var owners: Set<String> = []
-        for item in manifests.flatMap(\.items) where !owners.insert(item.input).inserted {
-            throw ReportMergeError(message: "\(item.input) is in two manifests: the shards overlap")
-        }
-        version = 1
-        items = manifests.flatMap(\.items).sorted { $0.input < $1.input }
+    /// An item as the state database records it, its variants smallest first.
+    static func item(_ item: ItemRecord, _ outputs: [OutputRecord]) -> Item {
+        Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder,
+             variants: outputs.map {
+                 Variant(path: $0.path, format: $0.format, size: $0.variantSize, width: $0.width, height: $0.height,
+                         bytes: Int($0.size))
+             }.sorted { ($0.size ?? .max, $0.path) < ($1.size ?? .max, $1.path) })
     }
 
-    public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+    public static func write(_ items: ManifestStream, to sink: TextSink) throws {
+        try SplicedJSON.write(Head(), array: "items", items, to: sink)
     }
 
     /// Publishes the manifest at `relativePath` in the output tree, as any output is published.
     /// - Throws: `ManifestWriteError` with the reason.
-    public func write(_ relativePath: String, under outputRoot: URL, via temporaryFolder: URL) throws {
+    public static func publish(_ items: @escaping ManifestStream, at relativePath: String, under outputRoot: URL,
+                               via temporaryFolder: URL) throws {
         do {
-            let data = try jsonData()
             _ = try AtomicFile.write(relativePath, under: outputRoot, via: temporaryFolder) { temporary in
-                try data.write(to: URL(fileURLWithPath: temporary))
+                try ReportFile.fill(URL(fileURLWithPath: temporary)) { try write(items, to: $0) }
             }
         } catch let failure as StageFailure {
             throw ManifestWriteError(description: failure.message)

@@ -21,14 +21,19 @@ public final class ReportFile: TextSink {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         do {
-            let file = try ReportFile(temporary)
-            try render(file)
-            try file.writer.close()
+            try fill(temporary, render)
             guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             unlink(temporary.path)
             throw error
         }
+    }
+
+    /// Renders into `url`, a name that is already temporary (an output `AtomicFile` publishes).
+    static func fill(_ url: URL, _ render: (ReportFile) throws -> Void) throws {
+        let file = try ReportFile(url)
+        try render(file)
+        try file.writer.close()
     }
 
     public func write(_ text: String) throws {

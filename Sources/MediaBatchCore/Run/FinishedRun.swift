@@ -1,18 +1,21 @@
 import Foundation
 
-/// What `PipelineRunner.run` leaves: the summary, and every item's result in the spool, read
-/// back in input order as the reports and a dry run's listing are written. The spool goes when
-/// this does.
+/// What `PipelineRunner.run` leaves: the summary, every item's result in the spool, read back in
+/// input order as the reports and a dry run's listing are written, and the manifest, read from the
+/// state database as it is written. The spool goes when this does.
 public final class FinishedRun {
     public let summary: RunSummary
     private let spool: ResultSpool
     private let spoolFolder: URL?
+    /// With `options.makesManifest`, unless a dry run: every item's outputs as the state database records them.
+    public let manifest: ManifestStream?
 
     /// `spoolFolder`: removed with the spool when it is the run's own (a dry run's).
-    init(summary: RunSummary, spool: ResultSpool, removing spoolFolder: URL?) {
+    init(summary: RunSummary, spool: ResultSpool, removing spoolFolder: URL?, manifest: ManifestStream?) {
         self.summary = summary
         self.spool = spool
         self.spoolFolder = spoolFolder
+        self.manifest = manifest
     }
 
     deinit {

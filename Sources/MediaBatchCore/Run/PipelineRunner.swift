@@ -40,10 +40,6 @@ public final class PipelineRunner: @unchecked Sendable {
 
     public var reservedBytes: Int { scheduler.reservedBytes }
 
-    /// After `run`, with `options.makesManifest` and unless a dry run: every item's outputs as
-    /// the state database records them.
-    public private(set) var manifest: Manifest?
-
     public func run() throws -> FinishedRun {
         try checkRoots()
         try prepareLibvipsAndFolders()
@@ -58,7 +54,6 @@ public final class PipelineRunner: @unchecked Sendable {
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
         let stale = options.prune ? [] : Set(ledger.staleOutputs()).union(recorder.staleOutputs).sorted()
-        if options.makesManifest && !options.dryRun { manifest = Manifest(ledger.producedOutputs()) }
         let summary = RunSummary(
             pipeline: options.pipelineName, inputRoot: options.inputRoot, outputRoot: options.outputRoot,
             startedAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()),
@@ -68,7 +63,8 @@ public final class PipelineRunner: @unchecked Sendable {
             try? store.finishRun(runID, interrupted: summary.interrupted,
                                  totals: String(decoding: (try? JSONEncoder().encode(summary.totals)) ?? Data(), as: UTF8.self))
         }
-        return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil)
+        return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil,
+                           manifest: options.makesManifest && !options.dryRun ? ledger.manifestItems : nil)
     }
 
     /// Where the report's spool and the output claims' log go: the run's temporary folder, which a

@@ -107,9 +107,9 @@ final class RunLedger: @unchecked Sendable {
         ContentHash.of(shared + "\n" + output.spec)
     }
 
-    /// Every item whose outputs stand, with them, in input order.
-    func producedOutputs() -> [(item: ItemRecord, outputs: [OutputRecord])] {
-        (try? store?.producedOutputs()) ?? []
+    /// Every item whose outputs stand, with them, in input order, read as it is written.
+    var manifestItems: ManifestStream {
+        { [store] body in try store?.forEachProducedOutput { try body(Manifest.item($0, $1)) } }
     }
 
     /// The outputs the last run recorded for `input`, relative to the output root.

@@ -21,7 +21,7 @@ public struct RunOptions: Sendable {
     public var statePath: URL?
     /// Decoders run in worker processes (untrusted input); nil runs them in this process.
     public var isolation: Isolation?
-    /// Make the manifest of every item's outputs (see `PipelineRunner.manifest`).
+    /// Make the manifest of every item's outputs (see `FinishedRun.manifest`).
     public var makesManifest = false
 
     /// What worker processes are started with.
