@@ -14,7 +14,7 @@ corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
 sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants"}
 
-./scripts/install-deps.sh imagemagick time
+./scripts/install-deps.sh imagemagick time sqlite3
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
 # .build/trixie when make bench-trixie runs this in the Debian 13 root).
 if [[ -n ${MEDIABATCH:-} ]]; then
@@ -73,6 +73,15 @@ make_inputs() {
       for i in $(seq 1 1000); do cp "$dir/seed.jpg" "$dir/f0/small$i.jpg"; done
       for folder in $(seq 1 $((count / 1000 - 1))); do cp -al "$dir/f0" "$dir/f$folder"; done
       rm "$dir/seed.jpg" ;;
+    tiny1000000) # a million: the 5 000's files hard-linked 200 times, in folders of 1 000
+      make_inputs tiny5000
+      for folder in $(seq 0 999); do cp -al "$work/inputs/tiny5000/f$((folder % 5))" "$dir/f$folder"; done ;;
+    flat200000) # 200 000 files in one folder, as a camera dump leaves them
+      make_inputs tiny5000
+      python3 -c 'import os, sys
+source, target = sys.argv[1:]
+names = sorted(os.listdir(source))
+for i in range(200000): os.link(f"{source}/{names[i % len(names)]}", f"{target}/IMG_{i:06}.jpg")' "$work/inputs/tiny5000/f0" "$dir" ;;
   esac
   touch "$dir/.done"
 }
@@ -157,9 +166,9 @@ once() {
 }
 
 # Memory and overhead an item at scale: 5 000 and 100 000 tiny JPEGs, vipsthumbnail in one process
-# (shrinking only, as mediabatch's downsample) on the 5 000, then what the 100 000-item run left.
+# (shrinking only, as mediabatch's downsample) on the 5 000, what the 100 000-item run left (and
+# `status` on ten times its rows), a dry run over a million, and the listing of a 200 000-file folder.
 scale() {
-  local state seconds
   echo
   echo "== scale: 320 px JPEGs in folders of 1 000, 2048 px bound (nothing to shrink), q80, $cpus CPUs"
   {
@@ -168,21 +177,53 @@ scale() {
       once "mediabatch-$set" "$mediabatch" run bench/pipeline.json --input "$work/inputs/$set" --output "$work/out" --quiet --report "$work/scale-report.json"
       ls -l "$work/scale-report.json" | awk -v set=$set '{ print "report-bytes-" set, $5 }' >&3
     done
-    state=$(du -b "$work/out/.mediabatch/state.sqlite" | cut -f1)
-    seconds=$( { /usr/bin/time -f "%e" "$mediabatch" status bench/pipeline.json --output "$work/out" >/dev/null; } 2>&1 | tail -1)
-    echo "state-bytes $state" >&3
-    echo "status-seconds $seconds" >&3
+    scale_state >&3
     once vipsthumbnail-one-process-tiny5000 bash -c "find '$work/inputs/tiny5000' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s '2048x2048>' --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
+    make_inputs tiny1000000
+    once mediabatch-dry-run-tiny1000000 "$mediabatch" run bench/pipeline.json --input "$work/inputs/tiny1000000" --output "$work/out" --dry-run --quiet --report "$work/scale-report.json"
+    scale_listing >&3
   } 3> "$work/scale-facts.txt" > "$work/scale.txt"
-  awk 'FNR == NR { fact[$1] = $2; next }
-       { n = $1 ~ /100000/ ? 100000 : 5000; name[FNR] = $1; rate[FNR] = n / $2; rss[FNR] = $3 / 1024; pss[FNR] = $4 / 1024
+  awk 'FNR == NR { fact[$1] = $2; factRSS[$1] = $3; next }
+       { match($1, /tiny[0-9]+/); n = substr($1, RSTART + 4, RLENGTH - 4)
+         name[FNR] = $1; rate[FNR] = n / $2; rss[FNR] = $3 / 1024; pss[FNR] = $4 / 1024
          printf "%-36s %8.1f s %8.1f items/s %8.1f MiB largest process %8.1f MiB all processes (PSS)\n", $1, $2, rate[FNR], rss[FNR], pss[FNR] }
        END {
          printf "100 000 / 5 000 items: largest process %.3fx, all processes %.3fx\n", rss[2] / rss[1], pss[2] / pss[1]
          printf "tiny items: mediabatch %.2fx vipsthumbnail in one process\n", rate[1] / rate[3]
-         printf "state database %.0f bytes an item; JSON report %.0f bytes an item; status on 100 000 rows %.2f s\n",
-                fact["state-bytes"] / 100000, fact["report-bytes-tiny100000"] / 100000, fact["status-seconds"]
+         printf "state database %.0f bytes an item; JSON report %.0f bytes an item\n", fact["state-bytes"] / 100000, fact["report-bytes-tiny100000"] / 100000
+         printf "status: %.2f s on 100 000 rows, %.2f s on 1 000 000\n", fact["status-100000"], fact["status-1000000"]
+         printf "a folder of 200 000 files listed (lstat, sorted) in %.2f s at %.1f MiB peak RSS; an empty one %.2f s, %.1f MiB\n",
+                fact["listing-flat200000"], factRSS["listing-flat200000"] / 1024, fact["listing-empty"], factRSS["listing-empty"] / 1024
        }' "$work/scale-facts.txt" "$work/scale.txt"
+}
+
+# The 100 000-item run's state database: its size, and `status` on it and on a copy with ten times its rows.
+scale_state() {
+  local state=$work/out/.mediabatch/state.sqlite million=$work/million.sqlite copy
+  echo "state-bytes $(du -b "$state" | cut -f1)"
+  echo "status-100000 $( { /usr/bin/time -f "%e" "$mediabatch" status bench/pipeline.json --output "$work/out" >/dev/null; } 2>&1 | tail -1)"
+  cp "$state" "$million"
+  for copy in $(seq 1 9); do
+    sqlite3 "$million" "CREATE TEMP TABLE i AS SELECT * FROM main.items WHERE input NOT LIKE 'copy%';
+      UPDATE i SET input = 'copy$copy/' || input; INSERT INTO main.items SELECT * FROM i;
+      CREATE TEMP TABLE o AS SELECT * FROM main.outputs WHERE input NOT LIKE 'copy%';
+      UPDATE o SET input = 'copy$copy/' || input, path = 'copy$copy/' || path; INSERT INTO main.outputs SELECT * FROM o;"
+  done
+  echo "status-1000000 $( { /usr/bin/time -f "%e" "$mediabatch" status bench/pipeline.json --output "$work/out" --state "$million" >/dev/null; } 2>&1 | tail -1)"
+  rm "$million"
+}
+
+# How long a run takes to list a 200 000-file folder before its first item, and what that holds:
+# a pipeline that selects none of the files (listing, lstat and sorting are all it does).
+scale_listing() {
+  local none=$work/select-none.json
+  make_inputs flat200000
+  mkdir -p "$work/empty"
+  echo '{"version": 1, "input": {"include": ["none/*"]}, "stages": [{"stage": "decode"}, {"stage": "write"}]}' > "$none"
+  for dir in "$work/empty" "$work/inputs/flat200000"; do
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$mediabatch" run "$none" --input "$dir" --output "$work/out" --quiet 2>/dev/null
+    echo "listing-$(basename "$dir") $(cat "$work/time.txt")"
+  done
 }
 
 classify() {
