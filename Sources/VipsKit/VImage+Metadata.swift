@@ -36,7 +36,7 @@ extension VImage {
     /// the EXIF tags in `droppingExif`. Pixels are shared, not copied.
     public func carryingMetadata(xmp: [UInt8]?, iptc: [UInt8]?, droppingExif fields: [ExifField]) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
-        try check(mb_vips_copy(pointer, &out), "copy")
+        try Self.build { try check(mb_vips_copy(pointer, &out), "copy") }
         let removed = Self.blockFieldPrefixes + fields.map(\.fieldPrefix)
         for name in fieldNames where removed.contains(where: name.hasPrefix) {
             _ = vips_image_remove(out, name)

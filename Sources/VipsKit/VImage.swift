@@ -4,6 +4,12 @@ import Foundation
 
 /// An immutable libvips image. It owns one reference and releases it in `deinit`; operations
 /// return new images, never mutate this one.
+///
+/// Building a pipeline and freeing one take `building`, process-wide: libvips compiles its
+/// vector code (ORC) when a resize is built and frees it with the image, and Debian 12's ORC
+/// (0.4.33; fixed in 0.4.34) frees code without its own lock, so two threads doing either at
+/// once corrupt its code allocator (a trusted run with two lanes crashed once in 40 runs).
+/// Computing pixels (`save`, `inMemory`, `pixels`) builds no vector code and stays parallel.
 public final class VImage: @unchecked Sendable {
     /// Internal, with `init(owning:)`, for the metadata half in `VImage+Metadata.swift`.
     let pointer: UnsafeMutablePointer<VipsImage>
@@ -12,21 +18,28 @@ public final class VImage: @unchecked Sendable {
         self.pointer = pointer
     }
 
+    private static let building = NSLock()
+
     deinit {
-        g_object_unref(pointer)
+        Self.building.withLock { g_object_unref(pointer) }
+    }
+
+    /// Runs a libvips call that builds operations, one thread at a time (see `building`).
+    static func build<T>(_ call: () throws -> T) rethrows -> T {
+        try building.withLock(call)
     }
 
     /// Opens a file lazily: only its header is read until pixels are asked for, and then any
     /// decode error (truncation included) fails the read instead of leaving grey rows.
     public static func open(_ path: String) throws -> VImage {
-        VImage(owning: try check(mb_vips_open_strict(path), "load"))
+        VImage(owning: try build { try check(mb_vips_open_strict(path), "load") })
     }
 
     /// Decodes `path` to fit `maxSize` × `maxSize` (never upsized), shrinking on load and
     /// applying the orientation.
     public static func thumbnail(of path: String, maxSize: Int) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
-        try check(mb_vips_thumbnail(path, Int32(clamping: maxSize), &out), "thumbnail")
+        try build { try check(mb_vips_thumbnail(path, Int32(clamping: maxSize), &out), "thumbnail") }
         return VImage(owning: out!)
     }
 
@@ -34,14 +47,14 @@ public final class VImage: @unchecked Sendable {
     /// aspect ratio), shrinking on load.
     public static func thumbnail(of path: String, width: Int, height: Int) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
-        try check(mb_vips_thumbnail_exact(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail")
+        try build { try check(mb_vips_thumbnail_exact(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
         return VImage(owning: out!)
     }
 
     /// This image resized to exactly `width` × `height` with `thumbnail`'s kernel.
     public func resized(width: Int, height: Int) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
-        try check(mb_vips_resize_exact(pointer, Int32(clamping: width), Int32(clamping: height), &out), "resize")
+        try Self.build { try check(mb_vips_resize_exact(pointer, Int32(clamping: width), Int32(clamping: height), &out), "resize") }
         return VImage(owning: out!)
     }
 
@@ -82,7 +95,7 @@ public final class VImage: @unchecked Sendable {
     /// Converts to sRGB with the embedded ICC profile.
     public func convertedToSRGB() throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
-        try check(mb_vips_icc_to_srgb(pointer, &out), "icc_transform")
+        try Self.build { try check(mb_vips_icc_to_srgb(pointer, &out), "icc_transform") }
         return VImage(owning: out!)
     }
 }

@@ -28,6 +28,25 @@ final class VImageTests: XCTestCase {
         XCTAssertEqual([heic.width, heic.height], [1536, 2048], "irot 270 applied by libheif")
     }
 
+    /// Pipelines built and freed on several threads at once, as trusted runs do: Debian 12's ORC
+    /// (0.4.33) frees compiled code without its lock, and without VImage's lock this crashed the
+    /// process in most runs of this test.
+    func testPipelinesBuiltAndFreedOnManyThreadsAtOnceStayIntact() throws {
+        let path = Fixtures.fixtures.appendingPathComponent("kinds/images/screenshot_ios.jpg").path // 160×120: builds, not decoding, take the time
+        let expected = try VImage.thumbnail(of: path, maxSize: 24).pixels()
+        let failures = NSLock()
+        var mismatches = 0
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for size in 0..<1_000 {
+                // Each size is a new reduce, compiled and then freed with its image.
+                let pixels = (try? VImage.thumbnail(of: path, maxSize: 24 + size % 16).pixels()) ?? []
+                if size % 16 == 0, pixels != expected { failures.withLock { mismatches += 1 } }
+                Vips.endWorkItem()
+            }
+        }
+        XCTAssertEqual(mismatches, 0)
+    }
+
     func testTruncatedJPEGFailsWhenPixelsAreComputed() throws {
         let image = try VImage.thumbnail(of: Fixtures.broken.appendingPathComponent("Landscape_1_truncated_200k.jpg").path, maxSize: 512)
         let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
