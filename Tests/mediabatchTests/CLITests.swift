@@ -166,12 +166,14 @@ final class CLITests: XCTestCase {
     func testALargeRunsReportsComeFromTheSpoolInInputOrder() throws {
         let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
         var names: [String] = []
+        // Hard links to one copy beside the input: the checkout may be on another filesystem (a Debian root's bind mount).
+        let seed = Fixtures.temporaryFolder().appendingPathComponent("seed.jpg")
+        try FileManager.default.copyItem(at: Fixtures.fixtures.appendingPathComponent("kinds/images/screenshot_ios.jpg"), to: seed)
         for index in 0..<600 {
             let folder = ["a", "a-b", "a/c", "Z"][index % 4]
             try FileManager.default.createDirectory(at: input.appendingPathComponent(folder), withIntermediateDirectories: true)
             names.append("\(folder)/\(index).jpg")
-            try FileManager.default.linkItem(atPath: Fixtures.fixtures.appendingPathComponent("kinds/images/screenshot_ios.jpg").path,
-                                             toPath: input.appendingPathComponent(names.last!).path)
+            try FileManager.default.linkItem(atPath: seed.path, toPath: input.appendingPathComponent(names.last!).path)
         }
         let pipeline = output.appendingPathComponent("../tiny.json").standardizedFileURL
         try Data(#"{"version": 1, "input": {"trusted": true}, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 32}, {"stage": "write"}]}"#.utf8)
