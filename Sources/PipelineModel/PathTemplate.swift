@@ -72,11 +72,11 @@ public struct PathTemplate: Equatable, Sendable {
             rest = rest[rest.index(after: close)...]
         }
         if !rest.isEmpty { pieces.append(.literal(String(rest))) }
-        guard pieces.contains(where: { $0 == .stem || { if case .hash = $0 { return true } else { return false } }($0) }) else {
-            throw TemplateError("expected {stem} or {hash:N} in \"\(text)\", or every item would be written to the same file")
-        }
         self.text = text
         self.pieces = pieces
+        guard pieces.contains(.stem) || usesHash else {
+            throw TemplateError("expected {stem} or {hash:N} in \"\(text)\", or every item would be written to the same file")
+        }
     }
 
     /// Placeholders without an argument, by name.
@@ -126,6 +126,11 @@ public struct PathTemplate: Equatable, Sendable {
         init(_ message: String) { self.message = message }
     }
 
+
+    /// Whether the template has `{hash}` or `{hash:N}`: only then is the input hashed for it.
+    public var usesHash: Bool {
+        pieces.contains { if case .hash = $0 { return true } else { return false } }
+    }
 
     /// Whether the template has the placeholder `name` ("ext", "size", …; not the parametrised date and hash).
     func uses(_ name: String) -> Bool {

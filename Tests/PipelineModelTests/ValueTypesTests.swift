@@ -65,6 +65,14 @@ final class PathTemplateTests: XCTestCase {
         XCTAssertEqual(try PathTemplate("{hash}").render(.init(dir: "", stem: "", ext: "", contentHash: hash)), hash)
     }
 
+    /// A dry run hashes an input only for a template that names outputs after the hash.
+    func testKnowsWhetherItNeedsTheInputsHash() throws {
+        XCTAssertTrue(try PathTemplate("{hash:8}.{ext}").usesHash)
+        XCTAssertTrue(try PathTemplate("{dir}/{stem}-{hash}.{ext}").usesHash)
+        XCTAssertFalse(try PathTemplate("{date:yyyy}/{dir}/{stem}.{ext}").usesHash)
+        XCTAssertFalse(try PathTemplate("hash/{stem}.{ext}").usesHash, "literal text named hash is no placeholder")
+    }
+
     func testRejectsTemplatesThatCouldCollideOrEscape() {
         XCTAssertThrowsError(try PathTemplate("{dir}/photo.jpg"))
         XCTAssertThrowsError(try PathTemplate("{date:yyyy}/photo.jpg"), "a date alone names many items alike")
