@@ -60,15 +60,21 @@ public enum AVFormat {
                           framesPerSecond: framesPerSecond, rotationClockwise: rotation)
     }
 
-    /// Whether what the probe reports is known from the header alone: the duration, and every
-    /// stream's codec, with a video stream's size and average frame rate.
+    /// Whether what the probe reports is known from the header alone: the duration, every audio
+    /// and video stream's codec, and a video stream's size and average frame rate. A data stream
+    /// may stay unnamed: reading packets cannot name Apple's timed metadata (`mebx`, in Live Photo,
+    /// cinematic and GPS-tagged iPhone movies) either, and tried to for a third of a dry run's time.
     private static func headerDescribesEveryStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         guard context.pointee.duration > 0, context.pointee.nb_streams > 0 else { return false }
         return (0..<Int(context.pointee.nb_streams)).allSatisfy { index in
-            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee,
-                  parameters.codec_id != AV_CODEC_ID_NONE else { return false }
-            return parameters.codec_type != AVMEDIA_TYPE_VIDEO
-                || (parameters.width > 0 && parameters.height > 0 && rate(stream.pointee.avg_frame_rate) != nil)
+            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee else { return false }
+            switch parameters.codec_type {
+            case AVMEDIA_TYPE_DATA: return true
+            case AVMEDIA_TYPE_VIDEO:
+                return parameters.codec_id != AV_CODEC_ID_NONE && parameters.width > 0 && parameters.height > 0
+                    && rate(stream.pointee.avg_frame_rate) != nil
+            default: return parameters.codec_id != AV_CODEC_ID_NONE
+            }
         }
     }
 
