@@ -3,7 +3,7 @@
 # (longest side 2048 px, JPEG q80, sRGB, orientation applied), then checks the memory budget
 # and memory flatness. Prints images/s, mediabatch's ratio to each peer, and peak RSS.
 #
-#   bench/run.sh            # all of it (≈ 15 minutes on 2 cores; inputs are cached in bench/.work)
+#   bench/run.sh            # all of it (≈ 45 minutes on 2 cores, 24 of them the scale set; inputs are cached in bench/.work)
 #   SETS="jpeg12" bench/run.sh
 #   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
@@ -14,7 +14,7 @@ corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
 sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants"}
 
-./scripts/install-deps.sh imagemagick time sqlite3
+./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
 # .build/trixie when make bench-trixie runs this in the Debian 13 root).
 if [[ -n ${MEDIABATCH:-} ]]; then
@@ -122,6 +122,11 @@ peers() {
     timed vipsthumbnail-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} vipsthumbnail {} -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
     timed vipsthumbnail-one-process bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
     timed imagemagick-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '/usr/bin/convert \"\$1\" -auto-orient -resize 2048x2048\\> -colorspace sRGB -quality 80 \"$work/out/\$(basename \"\$1\").jpg\"' _ {}"
+    timed pillow "$(python_venv pillow pillow-heif)" bench/pillow-resize.py "$work/out" 2048 jpg $(find "$dir" -type f ! -name .done | sort)
+    # pyvips-binary's libheif decodes AVIF but not HEVC: it runs on sets without HEIC.
+    [[ -n $(find "$dir" -name '*.heic' -print -quit) ]] ||
+      timed pyvips-binary "$(python_venv pyvips pyvips-binary)" bench/pyvips-resize.py "$work/out" $(find "$dir" -type f ! -name .done | sort)
+    timed decode-only bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -n1 bench/decode-only.sh"
   } > "$work/$set.txt"
   awk -v n="$n" '
     { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
@@ -129,6 +134,7 @@ peers() {
       printf "%-28s %10s %14s %20s %16s\n", "tool", "images/s", "largest process", "all processes, PSS", "mediabatch is"
       for (i = 1; i <= NR; i++)
         printf "%-28s %10.2f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
+      printf "mediabatch runs at %.0f%% of the decode-only bound (decoding alone, all cores)\n", 100 * rate[1] / rate[NR]
     }' "$work/$set.txt"
 }
 
@@ -255,13 +261,20 @@ incremental() {
   awk '{ s[NR]=$2; printf "%-14s %8.2f s %8.0f MiB peak RSS %8.1f%% of the first run\n", $1, $2, $3/1024, 100*$2/s[1] }' "$work/incremental.txt"
 }
 
-# Pillow + pillow-heif from PyPI, for the variants comparison (never a run-time dependency). One venv
-# per Python version: make bench-trixie runs this in a Debian 13 root over the same checkout.
-pillow() {
-  local venv
-  venv=$work/venv-python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/python" -c "import PIL, pillow_heif" 2>/dev/null || "$venv/bin/pip" install -q pillow pillow-heif
+# python_venv PACKAGE...: the Python of a venv holding the peers' packages from PyPI (never a run-time
+# dependency), one venv per package set and Python version: make bench-trixie runs this in a Debian 13
+# root over the same checkout. pyvips-binary is installed again after pyvips, or pyvips' API module,
+# built against the system's libvips-dev, would load Debian's libvips instead of the wheel's.
+python_venv() {
+  local venv name
+  name=$(IFS=-; echo "$*")
+  venv=$work/venv-$name-python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  if [ ! -f "$venv/.done" ]; then
+    rm -rf "$venv"; python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "$@" >&2
+    [[ $name != *pyvips-binary* ]] || "$venv/bin/pip" install -q --force-reinstall --no-deps pyvips-binary >&2
+    touch "$venv/.done"
+  fi
   echo "$venv/bin/python"
 }
 
@@ -270,7 +283,7 @@ pillow() {
 variants_of() {
   local set=$1 dir=$work/inputs/$1 n python
   n=$(count_inputs "$dir")
-  python=$(pillow)
+  python=$(python_venv pillow pillow-heif)
   echo
   echo "== variants, $set: $n photos × [640, 1280, 2048] × [webp, jpeg], q80, sRGB, upright ($((n * 6)) files), $cpus CPUs"
   {
@@ -279,7 +292,7 @@ variants_of() {
     with_bytes vipsthumbnail-per-variant bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} bench/vipsthumbnail-variants.sh '$work/out' {}"
     with_bytes vipsthumbnail-one-process bash -c "for size in 2048 1280 640; do for ext in webp jpg; do
       find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s \$size --export-profile srgb -o '$work/out/%s-'\$size.\$ext'[Q=80]'; done; done"
-    with_bytes pillow "$python" bench/pillow-variants.py "$work/out" $(find "$dir" -type f ! -name .done | sort)
+    with_bytes pillow "$python" bench/pillow-resize.py "$work/out" 2048,1280,640 webp,jpg $(find "$dir" -type f ! -name .done | sort)
   } > "$work/variants-$set.txt"
   awk -v n="$n" '
     { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024; kib[NR]=$5/1024/n }
