@@ -89,6 +89,50 @@ public enum IPTCBlock {
         return LocationRemoval(bytes: output, removed: removed.uniqued())
     }
 
+    /// The IIM copies and the other resources of a Photoshop image-resource block, with or
+    /// without its `Photoshop 3.0` header. The IIM digest (0x0425) is left out: it describes
+    /// the IIM as it was.
+    public static func splitting(photoshopResources block: [UInt8]) throws -> (iim: [[UInt8]], others: [UInt8]?) {
+        let start = block.starts(with: photoshopHeader) ? photoshopHeader.count : 0
+        let (resources, _) = try resources(in: block, from: start)
+        var iim: [[UInt8]] = [], others: [UInt8] = []
+        for resource in resources where resource.id != iimDigestResourceID {
+            if resource.id == iimResourceID { iim.append(Array(block[resource.data])) } else { others += block[resource.bytes] }
+        }
+        return (iim, others.isEmpty ? nil : others)
+    }
+
+    /// One IIM block holding every dataset of `copies`: the first copy's datasets, then those of
+    /// later copies not already there byte for byte, ordered by record as IIM requires. Nil
+    /// when the copies hold no dataset.
+    public static func merging(_ copies: [[UInt8]]) throws -> [UInt8]? {
+        var merged: [(record: UInt8, bytes: [UInt8])] = []
+        var seen: Set<[UInt8]> = []
+        for (index, copy) in copies.enumerated() {
+            for dataset in try datasets(in: copy[...]).datasets {
+                let bytes = Array(copy[dataset.bytes])
+                guard index == 0 || !seen.contains(bytes) else { continue }
+                seen.insert(bytes)
+                merged.append((dataset.record, bytes))
+            }
+        }
+        guard !merged.isEmpty else { return nil }
+        return merged.enumerated().sorted { ($0.element.record, $0.offset) < ($1.element.record, $1.offset) }
+            .flatMap(\.element.bytes)
+    }
+
+    /// Image resources (no header) carrying `others` as they are, then `iim` as resource 0x0404.
+    public static func photoshopResources(iim: [UInt8]?, others: [UInt8]?) -> [UInt8]? {
+        var resources = others ?? []
+        if let iim {
+            resources += Array("8BIM".utf8) + [UInt8(iimResourceID >> 8), UInt8(iimResourceID & 0xFF), 0, 0, 0, 0, 0, 0]
+            resources.setUInt32(UInt32(iim.count), at: resources.count - 4)
+            resources += iim
+            if iim.count % 2 == 1 { resources.append(0) }
+        }
+        return resources.isEmpty ? nil : resources
+    }
+
     /// The location datasets present, e.g. `["IPTC:City": "Mainz"]`; repeated datasets are
     /// joined with "; ".
     public static func locationValues(in block: [UInt8]) throws -> [String: String] {

@@ -101,4 +101,37 @@ final class IPTCBlockTests: XCTestCase {
             "IPTC:Country-PrimaryLocationName": "Deutschland",
         ])
     }
+
+    func testSplitsPhotoshopResourcesIntoIIMCopiesAndTheRest() throws {
+        let first = version + dataset(2, 90, "Mainz"), second = version + dataset(2, 116, "(c) Kyra")
+        let resolution = resource(0x03ED, [0, 0x48, 0, 0, 0, 1, 0, 1, 0, 0x48, 0, 0, 0, 1, 0, 1])
+        let digest = resource(0x0425, [UInt8](repeating: 7, count: 16))
+        for header in [IPTCBlock.photoshopHeader, []] {
+            let split = try IPTCBlock.splitting(photoshopResources: header + resource(0x0404, first) + resolution + digest
+                                                + resource(0x0404, second))
+            XCTAssertEqual(split.iim, [first, second])
+            XCTAssertEqual(split.others, resolution, "the digest describes the IIM as it was")
+        }
+        XCTAssertThrowsError(try IPTCBlock.splitting(photoshopResources: Array("8BIM".utf8) + [4, 4, 0, 0, 0, 0, 1, 0]))
+    }
+
+    func testMergingKeepsEveryDatasetOnceInRecordOrder() throws {
+        let envelope = [0x1C, 1, 90, 0, 3, 0x1B, 0x25, 0x47] as [UInt8]
+        let city = dataset(2, 90, "Mainz"), rights = dataset(2, 116, "(c) Kyra"), keyword = dataset(2, 25, "a")
+        let merged = try IPTCBlock.merging([version + city + keyword + keyword, envelope + version + rights + city + [0, 0]])
+        XCTAssertEqual(merged, envelope + version + city + keyword + keyword + rights, "a repeat within the first copy stays")
+        XCTAssertNil(try IPTCBlock.merging([[], [0, 0]]))
+        XCTAssertThrowsError(try IPTCBlock.merging([version + [0x1C, 2, 90, 0, 9, 1]]))
+    }
+
+    func testBuildsResourcesAroundIIMThatSplitBackIntoThem() throws {
+        let iim = version + dataset(2, 80, "Peter") // odd length: padded
+        let resolution = resource(0x03ED, [0, 0x48, 0, 0, 0, 1, 0, 1, 0, 0x48, 0, 0, 0, 1, 0, 1])
+        let built = try XCTUnwrap(IPTCBlock.photoshopResources(iim: iim, others: resolution))
+        XCTAssertEqual(built, resolution + resource(0x0404, iim))
+        let split = try IPTCBlock.splitting(photoshopResources: built)
+        XCTAssertEqual(split.iim, [iim])
+        XCTAssertEqual(split.others, resolution)
+        XCTAssertNil(IPTCBlock.photoshopResources(iim: nil, others: nil))
+    }
 }

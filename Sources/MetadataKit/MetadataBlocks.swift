@@ -1,0 +1,63 @@
+/// Every EXIF, XMP, IPTC-IIM and Photoshop block of one image, whatever container it came from
+/// or goes to: the one model every writer uses.
+///
+/// A container reads all its copies of a kind into one (a TIFF keeps IPTC in tag 33723 and again
+/// inside its Photoshop resources; a JPEG can carry two APP13 segments), the stages edit this
+/// model once, and a container writes each kind once where it keeps it, replacing whatever an
+/// encoder wrote there. A copy left unedited is how location leaks, so none is passed through.
+/// ICC profiles are libvips' to carry: colour conversion decides them.
+public struct MetadataBlocks: Equatable, Sendable {
+    /// A TIFF structure: camera, dates, orientation, GPS, MakerNotes.
+    public var exif: ExifData?
+    /// One XMP packet, UTF-8.
+    public var xmp: [UInt8]?
+    /// IPTC-IIM datasets, bare (no Photoshop resource around them), every copy merged.
+    public var iptc: [UInt8]?
+    /// Photoshop image resources other than IPTC-IIM (0x0404) and its digest (0x0425), one after
+    /// another, without the `Photoshop 3.0` header.
+    public var photoshop: [UInt8]?
+    /// Blocks found in the file and left out because they could not be read safely, e.g.
+    /// "XMP (not well-formed XML)": what they hide cannot be checked. For the item's report.
+    public var unreadable: [String]
+
+    public init(exif: ExifData? = nil, xmp: [UInt8]? = nil, iptc: [UInt8]? = nil, photoshop: [UInt8]? = nil,
+                unreadable: [String] = []) {
+        self.exif = exif
+        self.xmp = xmp
+        self.iptc = iptc
+        self.photoshop = photoshop
+        self.unreadable = unreadable
+    }
+
+    public var isEmpty: Bool { exif == nil && xmp == nil && iptc == nil && photoshop == nil }
+}
+
+/// A file format's places for metadata: where each kind lives, every copy of it read, and each
+/// written once. One conforming type per container (`JPEGMetadata`, `PNGMetadata`,
+/// `WebPMetadata`, `HEIFMetadata`, `TIFFMetadata`).
+public protocol MetadataContainer {
+    /// Every block of the file at `path`, each kind merged from all its copies; a block that
+    /// cannot be read is named in `unreadable` and left out.
+    ///
+    /// - Throws: `MetadataFormatError` when the container itself cannot be walked.
+    static func readMetadata(path: String) throws -> MetadataBlocks
+
+    /// `file`, as an encoder wrote it (pixels, ICC profile), with every EXIF, XMP, IPTC and
+    /// Photoshop block it holds replaced by `blocks`' own, each written once.
+    ///
+    /// - Throws: `MetadataFormatError` when `file` is not of this container or a block cannot
+    ///   be placed; the output is then not published.
+    static func writingMetadata(_ blocks: MetadataBlocks, into file: [UInt8]) throws -> MetadataWriting
+}
+
+/// A written file, and the kinds of `blocks` its container has no place for (WebP and IPTC-IIM),
+/// named for the item's report.
+public struct MetadataWriting: Equatable, Sendable {
+    public let bytes: [UInt8]
+    public let notCarried: [String]
+
+    public init(bytes: [UInt8], notCarried: [String] = []) {
+        self.bytes = bytes
+        self.notCarried = notCarried
+    }
+}
