@@ -70,6 +70,10 @@ int mb_vips_save(VipsImage *in, const char *path, const char *format, int qualit
     return -1;
 }
 
+int mb_vips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
 }

@@ -4,12 +4,13 @@ import Foundation
 /// APP13 payload libvips hands JPEG IPTC over as (`Photoshop 3.0\0`, then image resources, IIM
 /// being resource 0x0404). Everything kept is copied byte-exact.
 public enum IPTCBlock {
-    /// Application-record datasets that name a place, by exiftool's tag names.
-    static let locationDatasets: [UInt8: String] = [
-        26: "ContentLocationCode", 27: "ContentLocationName", 90: "City", 92: "Sub-location",
-        95: "Province-State", 100: "Country-PrimaryLocationCode", 101: "Country-PrimaryLocationName",
+    /// Datasets that name a place (exiftool's Location group), by record and number, with
+    /// exiftool's tag names: the application record's place names and the envelope's Destination.
+    static let locationDatasets: [UInt16: String] = [
+        0x0105: "Destination",
+        0x021A: "ContentLocationCode", 0x021B: "ContentLocationName", 0x025A: "City", 0x025C: "Sub-location",
+        0x025F: "Province-State", 0x0264: "Country-PrimaryLocationCode", 0x0265: "Country-PrimaryLocationName",
     ]
-    static let applicationRecord: UInt8 = 2
     static let datasetTag: UInt8 = 0x1C
 
     static let photoshopHeader = Array("Photoshop 3.0\0".utf8)
@@ -28,7 +29,7 @@ public enum IPTCBlock {
         let data: Range<Int>
 
         var locationName: String? {
-            record == IPTCBlock.applicationRecord ? IPTCBlock.locationDatasets[number] : nil
+            IPTCBlock.locationDatasets[UInt16(record) << 8 | UInt16(number)]
         }
     }
 
@@ -55,10 +56,10 @@ public enum IPTCBlock {
         return wrapped
     }
 
-    public static func removingLocation(from block: [UInt8]) throws -> LocationRemoval? {
+    public static func removingLocation(from block: [UInt8]) throws -> MetadataRemoval? {
         guard let resourcesStart = try resourcesStart(in: block) else {
             let filtered = try withoutLocation(block[...])
-            return filtered.removed.isEmpty ? nil : LocationRemoval(bytes: filtered.bytes, removed: filtered.removed.uniqued())
+            return filtered.removed.isEmpty ? nil : MetadataRemoval(bytes: filtered.bytes, removed: filtered.removed.uniqued())
         }
         let (resources, tail) = try self.resources(in: block, from: resourcesStart)
         var filteredIIM: [Int: [UInt8]] = [:]
@@ -86,18 +87,22 @@ public enum IPTCBlock {
             if data.count % 2 == 1 { output.append(0) }
         }
         output += block[tail]
-        return LocationRemoval(bytes: output, removed: removed.uniqued())
+        return MetadataRemoval(bytes: output, removed: removed.uniqued())
     }
 
     /// The IIM copies and the other resources of a Photoshop image-resource block, with or
-    /// without its `Photoshop 3.0` header. The IIM digest (0x0425) is left out: it describes
-    /// the IIM as it was.
+    /// without its `Photoshop 3.0` header; of other resources sharing an id, the first. The IIM
+    /// digest (0x0425) is left out: it describes the IIM as it was.
     public static func splitting(photoshopResources block: [UInt8]) throws -> (iim: [[UInt8]], others: [UInt8]?) {
         let start = block.starts(with: photoshopHeader) ? photoshopHeader.count : 0
         let (resources, _) = try resources(in: block, from: start)
-        var iim: [[UInt8]] = [], others: [UInt8] = []
+        var iim: [[UInt8]] = [], others: [UInt8] = [], seen: Set<UInt16> = []
         for resource in resources where resource.id != iimDigestResourceID {
-            if resource.id == iimResourceID { iim.append(Array(block[resource.data])) } else { others += block[resource.bytes] }
+            if resource.id == iimResourceID {
+                iim.append(Array(block[resource.data]))
+            } else if seen.insert(resource.id).inserted { // a second copy's resources repeat the first's
+                others += block[resource.bytes]
+            }
         }
         return (iim, others.isEmpty ? nil : others)
     }
@@ -131,6 +136,24 @@ public enum IPTCBlock {
             if iim.count % 2 == 1 { resources.append(0) }
         }
         return resources.isEmpty ? nil : resources
+    }
+
+    /// Bare IIM with only the datasets in `kept` (record << 8 | number) and, when any of them
+    /// is there, the records' version and character-set datasets that frame them; nil when
+    /// nothing else was there. Empty bytes when nothing of `kept` was there.
+    public static func keepingOnly(_ kept: Set<UInt16>, from iim: [UInt8]) throws -> MetadataRemoval? {
+        let framing: Set<UInt16> = [0x0100, 0x015A, 0x0200] // record versions and the coded character set
+        let datasets = try datasets(in: iim[...]).datasets
+        let id = { (dataset: Dataset) in UInt16(dataset.record) << 8 | UInt16(dataset.number) }
+        let keeps = datasets.contains { kept.contains(id($0)) }
+        let (stay, go) = datasets.reduce(into: ([Dataset](), [Dataset]())) { split, dataset in
+            if kept.contains(id(dataset)) || keeps && framing.contains(id(dataset)) { split.0.append(dataset) } else { split.1.append(dataset) }
+        }
+        guard !go.isEmpty else { return nil }
+        let removed = go.map { dataset in
+            dataset.locationName.map { "IPTC:\($0)" } ?? "IPTC \(dataset.record):\(String(format: "%02d", dataset.number))"
+        }
+        return MetadataRemoval(bytes: stay.flatMap { Array(iim[$0.bytes]) }, removed: removed.uniqued())
     }
 
     /// The location datasets present, e.g. `["IPTC:City": "Mainz"]`; repeated datasets are

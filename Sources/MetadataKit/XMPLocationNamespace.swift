@@ -4,7 +4,6 @@ struct XMPLocationNamespace: Sendable {
     enum LocalNameRule: Sendable {
         case named(Set<String>)
         case prefixed(String)
-        case containing([String])
     }
 
     let uri: String
@@ -16,7 +15,6 @@ struct XMPLocationNamespace: Sendable {
         switch rule {
         case .named(let names): names.contains(localName)
         case .prefixed(let start): localName.hasPrefix(start)
-        case .containing(let fragments): fragments.contains { localName.contains($0) }
         }
     }
 }

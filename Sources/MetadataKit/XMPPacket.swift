@@ -6,10 +6,11 @@ import FoundationXML
 /// Reads and removes location in an XMP packet, cutting it out of the packet's bytes so that
 /// everything else (rights, creator, ratings, keywords, dates, unknown namespaces) survives as written.
 public enum XMPPacket {
-    /// Every XMP property that places a photo. Structure-valued ones (`LocationCreated`,
-    /// `LocationShown`) go whole, fields included. Google's camera namespace
-    /// (`http://ns.google.com/photos/1.0/camera/`) is deliberately absent: it describes motion
-    /// photos and depth maps, not place.
+    /// Every XMP property that places a photo: exiftool's Location group, namespace by namespace
+    /// (`exiftool -listx`, exiftool 12.57). Structure-valued ones (`LocationCreated`,
+    /// `LocationShown`, `RatingRegion`, `dctermsLocation`) go whole, fields included. Google's
+    /// camera namespace (`http://ns.google.com/photos/1.0/camera/`) is deliberately absent: it
+    /// describes motion photos and depth maps, not place.
     static let locationNamespaces: [XMPLocationNamespace] = [
         .init(uri: "http://ns.adobe.com/exif/1.0/", prefix: "exif", rule: .prefixed("GPS")),
         // Exif 2.3's additions (CIPA DC-010), e.g. GPSHPositioningError.
@@ -18,10 +19,25 @@ public enum XMPPacket {
         .init(uri: "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/", prefix: "Iptc4xmpCore",
               rule: .named(["Location", "CountryCode"])),
         .init(uri: "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", prefix: "Iptc4xmpExt",
-              rule: .named(["LocationCreated", "LocationShown"])),
-        // DJI flight telemetry: GpsLatitude, GpsLongitude, AbsoluteAltitude, RelativeAltitude.
-        .init(uri: "http://www.dji.com/drone-dji/1.0/", prefix: "drone-dji",
-              rule: .containing(["Latitude", "Longitude", "Altitude"])),
+              rule: .named(["LocationCreated", "LocationShown", "RatingRegion"])),
+        // DJI flight telemetry: positions, and the aircraft's and gimbal's attitude and speed.
+        .init(uri: "http://www.dji.com/drone-dji/1.0/", prefix: "drone-dji", rule: .named([
+            "GpsLatitude", "GpsLongitude", "GpsLongtitude", "Latitude", "Longitude", "AbsoluteAltitude", "RelativeAltitude",
+            "FlightPitchDegree", "FlightRollDegree", "FlightYawDegree", "FlightXSpeed", "FlightYSpeed", "FlightZSpeed",
+            "GimbalPitchDegree", "GimbalRollDegree", "GimbalYawDegree", "GimbalReverse", "CamReverse",
+            "RtkFlag", "RtkStdHgt", "RtkStdLat", "RtkStdLon",
+        ])),
+        // Google's Dynamic Depth: where the device was on Earth, and camera and plane poses.
+        .init(uri: "http://ns.google.com/photos/dd/1.0/earthpose/", prefix: "EarthPose",
+              rule: .named(["Latitude", "Longitude", "Altitude", "RotationX", "RotationY", "RotationZ", "RotationW"])),
+        .init(uri: "http://ns.google.com/photos/dd/1.0/pose/", prefix: "Pose",
+              rule: .named(["PositionX", "PositionY", "PositionZ", "RotationX", "RotationY", "RotationZ", "RotationW"])),
+        // Sony Ericsson's cell tower: the network cell places the phone.
+        .init(uri: "http://developer.sonyericsson.com/cell/1.0/", prefix: "cell",
+              rule: .named(["cellid", "cgi", "lac", "mcc", "mnc", "r"])),
+        .init(uri: "http://ns.iview-multimedia.com/mediapro/1.0/", prefix: "mediapro", rule: .named(["Location"])),
+        .init(uri: "http://ns.camerabits.com/photomechanic/1.0/", prefix: "photomech", rule: .named(["CountryCode"])),
+        .init(uri: "http://rs.tdwg.org/dwc/index.htm", prefix: "dwc", rule: .named(["dctermsLocation"])),
     ]
 
     /// The wrapper written around packets that arrived without one: the XMP spec's fixed id.
@@ -39,8 +55,46 @@ public enum XMPPacket {
     ///
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML. The caller then
     ///   drops the whole packet: location it cannot see, it cannot remove.
-    public static func removingLocation(from packet: [UInt8]) throws -> LocationRemoval? {
-        let scan = try LocationScan(packet)
+    public static func removingLocation(from packet: [UInt8]) throws -> MetadataRemoval? {
+        try removing(from: packet) { locationName($0.namespace, $0.localName) }
+    }
+
+    /// The packet with only the top-level properties in `kept` (namespace URI and local name),
+    /// or `nil` when it had nothing else. Kept properties keep their fields whole.
+    ///
+    /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
+    public static func keepingOnly(_ kept: Set<PropertyName>, from packet: [UInt8]) throws -> MetadataRemoval? {
+        try removing(from: packet) { property in
+            property.isTopLevel && !kept.contains(PropertyName(property.namespace, property.localName)) ? property.qualifiedName : nil
+        }
+    }
+
+    /// A property by namespace URI and local name.
+    public struct PropertyName: Hashable, Sendable {
+        public let namespace: String
+        public let localName: String
+
+        public init(_ namespace: String, _ localName: String) {
+            self.namespace = namespace
+            self.localName = localName
+        }
+    }
+
+    /// A property as a scan meets it: where it stands decides what a selection does with it.
+    struct ScannedProperty {
+        let namespace: String
+        let localName: String
+        /// The name as written (`ns1:GPSLatitude`).
+        let qualifiedName: String
+        /// Whether it is a property of an `rdf:Description`, not a field of a structure.
+        let isTopLevel: Bool
+    }
+
+    /// What a scan cuts: the report name of a property that goes, nil for one that stays.
+    typealias Selection = (ScannedProperty) -> String?
+
+    private static func removing(from packet: [UInt8], selecting selection: @escaping Selection) throws -> MetadataRemoval? {
+        let scan = try PropertyScan(packet, selecting: selection)
         guard !scan.found.isEmpty, let root = scan.root else { return nil }
         var body: [UInt8] = []
         body.reserveCapacity(root.count)
@@ -54,7 +108,7 @@ public enum XMPPacket {
         }
         body += scan.text[kept..<root.upperBound]
         let begin = scan.packetBegin ?? defaultPacketBegin, end = scan.packetEnd ?? defaultPacketEnd
-        return LocationRemoval(bytes: Array("<?xpacket \(begin)?>\n".utf8) + body + Array("\n<?xpacket \(end)?>".utf8),
+        return MetadataRemoval(bytes: Array("<?xpacket \(begin)?>\n".utf8) + body + Array("\n<?xpacket \(end)?>".utf8),
                                removed: scan.found.map(\.name).uniqued())
     }
 
@@ -64,7 +118,7 @@ public enum XMPPacket {
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
     public static func locationValues(in packet: [UInt8]) throws -> [String: String] {
         var values: [String: String] = [:]
-        for (name, value) in try LocationScan(packet).found {
+        for (name, value) in try PropertyScan(packet, selecting: { locationName($0.namespace, $0.localName) }).found {
             values[name] = values[name].map { "\($0); \(value)" } ?? value
         }
         return values
@@ -125,8 +179,7 @@ public enum XMPPacket {
         private var prefixes: [String: String] = [:]
 
         private func isProperty(_ namespace: String?) -> Bool {
-            guard let namespace, !namespace.isEmpty else { return false }
-            return !syntaxNamespaces.contains(namespace) && namespace != adobeMetaNamespace
+            namespace.map(XMPPacket.isProperty) ?? false
         }
 
         /// A leaf value belongs to every property it sits in.
@@ -170,6 +223,13 @@ public enum XMPPacket {
 
     /// `x:xmpmeta`'s namespace: the packet's wrapper, not a property.
     private static let adobeMetaNamespace = "adobe:ns:meta/"
+    static let rdfNamespace = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+
+    /// Whether an element or attribute in `namespace` is a property: RDF syntax, `xml:lang` and
+    /// the wrapper are not.
+    static func isProperty(_ namespace: String) -> Bool {
+        !namespace.isEmpty && !syntaxNamespaces.contains(namespace) && namespace != adobeMetaNamespace
+    }
 
     /// Whether a packet places its subject somewhere, for containers that can only keep or drop
     /// it whole (a movie's XMP box). A packet that cannot be parsed counts as carrying location:
@@ -191,36 +251,36 @@ public enum XMPPacket {
         MetadataFormatError(message: "XMP packet is not well-formed XML (\(problem))")
     }
 
-    /// One streaming pass over a packet: its location properties, with their values and bytes.
-    /// Element-form ones below the root are taken whole, a structure with its fields, and not
-    /// looked into; attribute-form ones are found on every other element. Elements in a default
+    /// One streaming pass over a packet: the properties `selection` picks, with their values and
+    /// bytes. Element-form ones below the root are taken whole, a structure with its fields, and
+    /// not looked into; attribute-form ones are found on every other element. Elements in a default
     /// namespace count too, as they do for `properties(in:)`.
     ///
     /// libxml2 (`XMLParser`) judges well-formedness and reads every element's namespace, name and
     /// attributes; `XMLTokenizer` then finds where things are in the bytes, which `XMLParser` on
     /// Linux does not say. The two must read every element alike, or the packet is refused
     /// rather than edited on a misreading.
-    struct LocationScan {
+    struct PropertyScan {
         /// The packet as UTF-8: what `root` and `cuts` index.
         let text: [UInt8]
         var root: Range<Int>?
-        /// Each location property's bytes in order: an element with the whitespace-only text
+        /// Each picked property's bytes in order: an element with the whitespace-only text
         /// indenting it, or an attribute with the whitespace before it.
         var cuts: [Range<Int>] = []
-        /// Each location property's report name and value (leaf values joined by "; "), in order.
+        /// Each picked property's report name and value (leaf values joined by "; "), in order.
         var found: [(name: String, value: String)] = []
         /// The data of the `<?xpacket?>` instructions outside the root.
         var packetBegin: String?
         var packetEnd: String?
 
-        init(_ packet: [UInt8]) throws {
+        init(_ packet: [UInt8], selecting selection: @escaping Selection) throws {
             let (source, text) = try XMPPacket.sourceAndText(of: packet)
             // XMP forbids a DTD, and entities could hide what is read here.
             if text.firstOffset(of: Array("<!DOCTYPE".utf8)) != nil {
                 throw MetadataFormatError(message: "XMP packet declares a DTD, which XMP forbids")
             }
             let elements = try XMPPacket.parsedElements(source)
-            var reader = Reader(text: text, expecting: elements)
+            var reader = Reader(text: text, expecting: elements, selection: selection)
             try reader.read()
             self = reader.scan
         }
@@ -232,15 +292,17 @@ public enum XMPPacket {
 
         /// The pass itself: the scan being filled in, the tokenizer, and what is open where it stands.
         private struct Reader {
-            var scan: LocationScan
+            var scan: PropertyScan
+            private let selection: Selection
             private var tokenizer: XMLTokenizer
             /// The elements libxml2 read, in order: each start tag must match the next one.
             private var expected: IndexingIterator<[ParsedElement]>
             /// Namespace declarations in scope, innermost last.
             private var namespaces: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
-            /// Open elements: the name as written, and how many declarations were in scope before it.
-            private var open: [(name: Range<Int>, scope: Int)] = []
-            /// The location property being read: its content goes with it.
+            /// Open elements: the name as written, how many declarations were in scope before it,
+            /// and whether it is an `rdf:Description`, whose children are top-level properties.
+            private var open: [(name: Range<Int>, scope: Int, isDescription: Bool)] = []
+            /// The picked property being read: its content goes with it.
             private var property: (name: String, depth: Int, start: Int, values: [String])?
             /// The text token just before the current one, when it is whitespace only.
             private var indentation: Range<Int>?
@@ -250,8 +312,9 @@ public enum XMPPacket {
 
             private var text: [UInt8] { scan.text }
 
-            init(text: [UInt8], expecting elements: [ParsedElement]) {
-                scan = LocationScan(text: text)
+            init(text: [UInt8], expecting elements: [ParsedElement], selection: @escaping Selection) {
+                scan = PropertyScan(text: text)
+                self.selection = selection
                 tokenizer = XMLTokenizer(text)
                 expected = elements.makeIterator()
             }
@@ -308,10 +371,12 @@ public enum XMPPacket {
                     guard scan.root == nil else { throw malformed("content after the root element") }
                     rootStart = extent.lowerBound
                 }
-                open.append((nameRange, namespaces.count))
+                let isTopLevel = open.last?.isDescription ?? false
                 // Declarations first: they apply to the element's own name and attributes.
+                let scope = namespaces.count
                 let plain = try declareNamespaces(attributes)
                 let (namespace, localName) = try resolve(string(nameRange), isAttribute: false)
+                open.append((nameRange, scope, namespace == XMPPacket.rdfNamespace && localName == "Description"))
                 var values: [String: String] = [:]
                 for (name, attribute) in plain {
                     values[name] = try tokenizer.decoded(attribute.value, attributeValue: true)
@@ -320,13 +385,14 @@ public enum XMPPacket {
                     throw malformed("libxml2 reads element \(string(nameRange)) at byte \(extent.lowerBound) differently")
                 }
 
-                if property == nil, open.count > 1, let reportName = locationName(namespace, localName) {
+                let scanned = ScannedProperty(namespace: namespace, localName: localName, qualifiedName: string(nameRange), isTopLevel: isTopLevel)
+                if property == nil, open.count > 1, XMPPacket.isProperty(namespace), let reportName = selection(scanned) {
                     property = (reportName, open.count, previousText?.lowerBound ?? extent.lowerBound, [])
                 }
                 if property != nil {
                     try addFieldValues(plain, values)
                 } else {
-                    try cutLocationAttributes(plain, values)
+                    try cutPickedAttributes(plain, values, ofTopLevel: open.last?.isDescription ?? false)
                 }
             }
 
@@ -353,11 +419,12 @@ public enum XMPPacket {
                 }
             }
 
-            /// Outside a location property, its attribute form is cut wherever it appears.
-            private mutating func cutLocationAttributes(_ plain: [NamedAttribute], _ values: [String: String]) throws {
+            /// Outside a picked property, attribute-form properties are picked wherever they appear.
+            private mutating func cutPickedAttributes(_ plain: [NamedAttribute], _ values: [String: String], ofTopLevel: Bool) throws {
                 for (name, attribute) in plain where name.contains(":") {
                     let (attributeNamespace, attributeName) = try resolve(name, isAttribute: true)
-                    guard let reportName = locationName(attributeNamespace, attributeName) else { continue }
+                    let scanned = ScannedProperty(namespace: attributeNamespace, localName: attributeName, qualifiedName: name, isTopLevel: ofTopLevel)
+                    guard XMPPacket.isProperty(attributeNamespace), let reportName = selection(scanned) else { continue }
                     scan.cuts.append(attribute.extent)
                     scan.found.append((reportName, values[name] ?? ""))
                 }

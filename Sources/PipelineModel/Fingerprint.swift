@@ -39,7 +39,8 @@ extension Stage {
             return "variants(sizes=\(variants.sizes.map(String.init).joined(separator: ",")),"
                 + "formats=\(variants.formats.map(\.rawValue).joined(separator: ",")),quality=\(listed(variants.quality)),"
                 + "effort=\(listed(variants.effort)),placeholder=\(variants.placeholder?.rawValue ?? "none"))"
-        case .stripMetadata(let groups): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
+        case .stripMetadata(.remove(let groups)): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
+        case .stripMetadata(.keep(let kept)): return "stripMetadata(keep:\(kept.map(\.rawValue).sorted().joined(separator: ",")))"
         case .write(let options): return "write(\(options.path.text))"
         }
     }

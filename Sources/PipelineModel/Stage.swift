@@ -6,8 +6,8 @@ public enum Stage: Equatable, Sendable {
     case transcode(Transcode)
     /// One decode, many outputs: every size in every format.
     case variants(Variants)
-    /// Removes the named metadata groups; `stripLocation` is the `[.location]` preset.
-    case stripMetadata(Set<MetadataGroup>)
+    /// Removes metadata: the named groups, or all but what a keep-list names.
+    case stripMetadata(StripMetadata)
     case write(Write)
 
     public struct Filter: Equatable, Sendable {
@@ -55,6 +55,13 @@ public enum Stage: Equatable, Sendable {
     /// A tiny preview of each item for the manifest, shown blurred while the real image loads.
     public enum Placeholder: String, CaseIterable, Sendable {
         case thumbhash
+    }
+
+    public enum StripMetadata: Equatable, Sendable {
+        /// Removes the named groups; what is not named stays. `stripLocation` is `[.location]`.
+        case remove(Set<MetadataGroup>)
+        /// Keeps only what is named; everything else goes, location always.
+        case keep(Set<KeptMetadata>)
     }
 
     public struct Write: Equatable, Sendable {

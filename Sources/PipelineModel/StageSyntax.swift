@@ -6,6 +6,8 @@ struct StageSyntax {
     let name: Stage.Name
     let help: String
     let options: [DescribedKey]
+    /// Options of which exactly one must be given.
+    var exclusive: [String] = []
     let make: (ObjectReader) throws -> Stage
 
     /// Every spelling, in the order messages list them.
@@ -16,7 +18,10 @@ struct StageSyntax {
         [DescribedKey(name: "stage", required: true, schema: ["const": .string(spelling), "description": .string(help)])] + options
     }
 
-    var schema: JSONValue { objectSchema(keys) }
+    var schema: JSONValue {
+        guard !exclusive.isEmpty else { return objectSchema(keys) }
+        return objectSchema(keys, extra: ["oneOf": .array(exclusive.map { ["required": [.string($0)]] })])
+    }
 
     /// "Each stage at most once", for the stage list's schema: one rule per stage kind.
     static var atMostOnce: [JSONValue] {
@@ -73,9 +78,18 @@ extension StageSyntax {
 
     static let stripMetadata = StageSyntax(
         spelling: "stripMetadata", name: .stripMetadata,
-        help: "Removes the named metadata groups; what is not named stays.",
-        options: [StripMetadataKeys.remove.described]) { object in
-            .stripMetadata(Set(try object.value(StripMetadataKeys.remove)))
+        help: "Removes metadata: the groups remove names (what is not named stays), or all but what keep names.",
+        options: [StripMetadataKeys.remove.described, StripMetadataKeys.keep.described],
+        exclusive: [StripMetadataKeys.remove.name, StripMetadataKeys.keep.name]) { object in
+            let remove = try object.optionalValue(StripMetadataKeys.remove), keep = try object.optionalValue(StripMetadataKeys.keep)
+            switch (remove, keep) {
+            case (let remove?, nil): return .stripMetadata(.remove(Set(remove)))
+            case (nil, let keep?): return .stripMetadata(.keep(Set(keep)))
+            case (nil, nil): throw object.reader.fail("expected \"remove\" (the groups that go) or \"keep\" (all that stays)")
+            case (.some, .some):
+                throw try object.required(StripMetadataKeys.keep.name)
+                    .fail("keep and remove cannot be combined: keep names all that stays, remove what goes")
+            }
         }
 
     static let write = StageSyntax(
@@ -88,7 +102,7 @@ extension StageSyntax {
     static let stripLocation = StageSyntax(
         spelling: "stripLocation", name: .stripMetadata,
         help: "stripMetadata with remove: [\"location\"]: GPS, place names and QuickTime location go; everything else stays.",
-        options: []) { _ in .stripMetadata([.location]) }
+        options: []) { _ in .stripMetadata(.remove([.location])) }
 }
 
 enum FilterKeys {
@@ -127,7 +141,10 @@ enum VariantsKeys {
 
 enum StripMetadataKeys {
     static let remove = Key("remove", ValueSyntax<MetadataGroup>.choice("a metadata group").list(minItems: 1, empty: "expected at least one metadata group"),
-                            .required, "The groups removed.")
+                            .noDefault, "The groups removed; what is not named stays. Not with keep.")
+    static let keep = Key("keep", ValueSyntax<KeptMetadata>.choice("kept metadata").distinctList(of: "name", allowingEmpty: true), .noDefault,
+                          "All that stays (copyright, icc, orientation, camera, date, livePhoto, xmp, iptc); everything else goes, "
+                          + "location always. An empty list keeps nothing. Not with remove.")
 }
 
 enum WriteKeys {

@@ -86,10 +86,11 @@ extension ValueSyntax {
         }, json: json.map { json in { .array($0.map(json)) } })
     }
 
-    /// A non-empty JSON array whose values each appear once; a repeated one is refused where it stands.
-    func distinctList(of what: String) -> ValueSyntax<[Value]> where Value: Equatable {
+    /// A JSON array (non-empty unless `allowingEmpty`) whose values each appear once; a repeated
+    /// one is refused where it stands.
+    func distinctList(of what: String, allowingEmpty: Bool = false) -> ValueSyntax<[Value]> where Value: Equatable {
         let read = self.read
-        let schema: JSONValue = ["type": "array", "items": self.schema, "minItems": 1, "uniqueItems": true]
+        let schema: JSONValue = ["type": "array", "items": self.schema, "minItems": allowingEmpty ? 0 : 1, "uniqueItems": true]
         return ValueSyntax<[Value]>(schema: schema, read: { reader in
             var values: [Value] = []
             for item in try reader.array() {
@@ -97,7 +98,7 @@ extension ValueSyntax {
                 guard !values.contains(value) else { throw item.fail("this \(what) appears twice") }
                 values.append(value)
             }
-            guard !values.isEmpty else { throw reader.fail("expected at least one \(what)") }
+            guard allowingEmpty || !values.isEmpty else { throw reader.fail("expected at least one \(what)") }
             return values
         }, json: nil)
     }

@@ -4,20 +4,6 @@ import CVips
 /// The metadata libvips carries on an image, by what it is rather than by libvips' field names:
 /// those stay in this file.
 extension VImage {
-    /// The EXIF block as libvips read it from the file.
-    public var exif: [UInt8]? { blob("exif-data") }
-
-    /// The XMP packet. HEIF keeps XMP as a numbered `mime` item that libvips 8.14 does not
-    /// promote to `xmp-data`; it is picked out by its root element.
-    public var xmp: [UInt8]? {
-        blob("xmp-data") ?? fieldNames.lazy.filter { $0.hasPrefix("heif-mime-") }.compactMap(blob).first {
-            String(decoding: $0.prefix(4096), as: UTF8.self).contains("<x:xmpmeta")
-        }
-    }
-
-    /// The IPTC-IIM block (a JPEG's comes wrapped in Photoshop resources; HEIF keeps it as an item).
-    public var iptc: [UInt8]? { blob("iptc-data") ?? fieldNames.first { $0.hasPrefix("heif-iptc-") }.flatMap(blob) }
-
     public var iccProfile: [UInt8]? { blob("icc-profile-data") }
 
     /// The EXIF-style orientation (1...8) the header declares; nil when it declares none.
@@ -29,20 +15,20 @@ extension VImage {
     /// The loader libvips picked from the file's bytes, e.g. "jpegload": what tests compare.
     var loader: String? { string("vips-loader") }
 
-    /// Fields that hold metadata blocks savers write as they are.
-    private static let blockFieldPrefixes = ["xmp-data", "iptc-data", "heif-mime-", "heif-iptc-"]
+    /// Fields from which savers write metadata blocks: EXIF (one field per tag besides the
+    /// block), XMP, IPTC, Photoshop resources, HEIF metadata items.
+    private static let blockFieldPrefixes = ["exif-data", "exif-ifd", "xmp-data", "iptc-data", "photoshop-data", "heif-mime-", "heif-iptc-"]
 
-    /// A copy that carries `xmp` and `iptc` (nil: none) instead of the blocks it had, and none of
-    /// the EXIF tags in `droppingExif`. Pixels are shared, not copied.
-    public func carryingMetadata(xmp: [UInt8]?, iptc: [UInt8]?, droppingExif fields: [ExifField]) throws -> VImage {
+    /// A copy from which savers write pixels, and the ICC profile when `keepingICC`, but no
+    /// metadata block: mediabatch writes its own into the encoded file, every block once (libexif,
+    /// under every libvips save, drops MakerNotes; savers pass XMP and IPTC through unchecked).
+    /// Pixels are shared, not copied.
+    public func withoutMetadataBlocks(keepingICC: Bool) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
         try Self.build { try check(mb_vips_copy(pointer, &out), "copy") }
-        let removed = Self.blockFieldPrefixes + fields.map(\.fieldPrefix)
+        let removed = Self.blockFieldPrefixes + (keepingICC ? [] : ["icc-profile-data"])
         for name in fieldNames where removed.contains(where: name.hasPrefix) {
             _ = vips_image_remove(out, name)
-        }
-        for (name, bytes) in [("xmp-data", xmp), ("iptc-data", iptc)] {
-            bytes?.withUnsafeBytes { vips_image_set_blob_copy(out, name, $0.baseAddress, $0.count) }
         }
         return VImage(owning: out!)
     }

@@ -92,6 +92,13 @@ public final class VImage: @unchecked Sendable {
         return Array(UnsafeRawBufferPointer(start: buffer, count: size))
     }
 
+    /// The pixels turned and flipped as the orientation says, the orientation reset to 1.
+    public func upright() throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_vips_autorot(pointer, &out), "autorot") }
+        return VImage(owning: out!)
+    }
+
     /// Converts to sRGB with the embedded ICC profile.
     public func convertedToSRGB() throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?

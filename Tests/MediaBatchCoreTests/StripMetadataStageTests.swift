@@ -71,8 +71,7 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         let input = Fixtures.temporaryFolder()
         let tiff = input.appendingPathComponent("scan.tif").path
         try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 400)
-            .carryingMetadata(xmp: nil, iptc: nil, droppingExif: ExifField.Directory.allCases.map { ExifField($0) })
-            .save(to: tiff, format: .tiff, quality: 0)
+            .withoutMetadataBlocks(keepingICC: true).save(to: tiff, format: .tiff, quality: 0)
         let tag = try runProcess("exiftool", ["-q", "-overwrite_original", "-IFD0:Make=Parrot", "-IFD0:Model=Sequoia",
                                               "-ExifIFD:DateTimeOriginal=2016:01:06 10:11:06", "-GPSLatitude=49.18",
                                               "-GPSLatitudeRef=N", "-GPSLongitude=1.65", "-GPSLongitudeRef=E", tiff])
@@ -155,5 +154,91 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(after["IPTC:By-line"] as? String, "Ann Author")
         XCTAssertEqual(after["IPTC:Keywords"] as? String, "harbour")
         XCTAssertNil(after["ExifTool:Warning"], "\(after["ExifTool:Warning"] ?? "")")
+    }
+
+    /// The Live Photo still with rights, credits, keywords and places added in every block.
+    private func fullyTagged() throws -> URL {
+        let input = Fixtures.temporaryFolder()
+        let tagged = input.appendingPathComponent("tagged.jpg").path
+        let write = try runProcess("exiftool", ["-q", "-o", tagged, "-EXIF:Copyright=(c) Ann", "-EXIF:Artist=Ann Author",
+                                                "-XMP-dc:Rights=(c) Ann", "-XMP-dc:Creator=Ann Author", "-XMP-dc:Subject=harbour",
+                                                "-XMP-photoshop:City=Paris", "-IPTC:CopyrightNotice=(c) Ann", "-IPTC:By-line=Ann Author",
+                                                "-IPTC:Keywords=harbour", "-IPTC:City=Paris", Fixtures.sample("livephoto/train.jpg")])
+        XCTAssertEqual(write.exitCode, 0, write.stderr)
+        return input
+    }
+
+    private func keeping(_ kept: String, extraStages: String = #"{"stage": "downsample", "maxPixelSize": 512}, "#,
+                         input: URL) throws -> (tags: [String: Any], item: ItemResult) {
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, \#(extraStages){"stage": "stripMetadata", "keep": \#(kept)}, {"stage": "write"}"#),
+                                  input: input, output: output)
+        let item = try XCTUnwrap(report.items.first)
+        XCTAssertEqual(item.status, .ok, "\(item)")
+        return (try exiftool(output.appendingPathComponent(try XCTUnwrap(item.output)).path), item)
+    }
+
+    /// exiftool's groups of what a file carries, leaving out what it says of the file itself.
+    private func metadataGroups(_ tags: [String: Any]) -> Set<String> {
+        Set(tags.keys.compactMap { $0.split(separator: ":").first.map(String.init) })
+            .subtracting(["SourceFile", "ExifTool", "System", "File", "JFIF", "Composite"])
+    }
+
+    func testAKeepListLeavesExactlyWhatItNames() throws {
+        let (tags, item) = try keeping(#"["copyright", "icc"]"#, input: try fullyTagged())
+        XCTAssertEqual(tags["IFD0:Copyright"] as? String, "(c) Ann")
+        XCTAssertEqual(tags["IFD0:Artist"] as? String, "Ann Author")
+        XCTAssertEqual(tags["XMP-dc:Rights"] as? String, "(c) Ann")
+        XCTAssertEqual(tags["XMP-dc:Creator"] as? String, "Ann Author")
+        XCTAssertEqual(tags["IPTC:CopyrightNotice"] as? String, "(c) Ann")
+        XCTAssertEqual(tags["IPTC:By-line"] as? String, "Ann Author")
+        let kept: Set = ["IFD0:Copyright", "IFD0:Artist", "XMP-dc:Rights", "XMP-dc:Creator", "IPTC:CopyrightNotice", "IPTC:By-line",
+                         "IPTC:ApplicationRecordVersion", "XMP-x:XMPToolkit"]
+        let left = tags.keys.filter { key in
+            !kept.contains(key) && !metadataGroups([key: 0]).isEmpty && !key.hasPrefix("ICC")
+        }
+        XCTAssertEqual(left.sorted(), [], "no camera, date, MakerNote, keyword or place")
+        let removed = try XCTUnwrap(item.removedMetadata)
+        XCTAssertTrue(removed.contains("EXIF GPS") && removed.contains { $0.hasPrefix("EXIF: ") }, "\(removed)")
+        XCTAssertTrue(removed.contains { $0.hasPrefix("XMP: ") } && removed.contains { $0.hasPrefix("IPTC: ") }, "\(removed)")
+    }
+
+    func testKeepingTheLivePhotoAndDateKeepsTheIdentifierByteForByte() throws {
+        let input = try fullyTagged()
+        let (tags, _) = try keeping(#"["livePhoto", "date"]"#, input: input)
+        XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02")
+        XCTAssertEqual(tags["ExifIFD:DateTimeOriginal"] as? String, "2021:04:10 11:44:00")
+        XCTAssertNil(tags["IFD0:Make"])
+        XCTAssertNil(tags["IFD0:Copyright"])
+        XCTAssertNil(tags["ICC_Profile:ProfileDescription"], "icc not named")
+        let makerNote = { (path: String) in try runProcess("exiftool", ["-b", "-MakerNote", path]).stdout }
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "stripMetadata", "keep": ["livePhoto"]}, {"stage": "write"}"#),
+                                  input: input, output: output)
+        let written = output.appendingPathComponent(try XCTUnwrap(report.items.first?.output)).path
+        XCTAssertEqual(try makerNote(written), try makerNote(input.appendingPathComponent("tagged.jpg").path))
+    }
+
+    /// Without `icc` the pixels are converted to sRGB first and without `orientation` turned
+    /// upright: a reader that assumes sRGB and reads no orientation sees what the input showed.
+    func testAnEmptyKeepListLeavesNothingAndThePixelsStillRight() throws {
+        let input = try Self.folder(of: ["jpeg/canon_eos_7d_iptc_city.jpg", "jpeg/orientation/Landscape_6.jpg"])
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "stripMetadata", "keep": []}, {"stage": "write"}"#),
+                                  input: input, output: output)
+        XCTAssertEqual(report.totals.failed, 0, "\(report.items)")
+        for item in report.items {
+            let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+            XCTAssertEqual(metadataGroups(try exiftool(path)), [], item.input)
+        }
+        let upright = try VImage.open(output.appendingPathComponent("Landscape_6.jpg").path)
+        XCTAssertEqual([upright.width, upright.height, upright.orientation], [1800, 1200, 1])
+        let written = try VImage.open(output.appendingPathComponent("canon_eos_7d_iptc_city.jpg").path)
+        let original = try VImage.open(Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"))
+        let fromConverted = try written.meanAbsoluteDifference(from: try original.convertedToSRGB())
+        let fromRelabelled = try written.meanAbsoluteDifference(from: original)
+        XCTAssertLessThan(fromConverted * 3, fromRelabelled, "Adobe RGB converted, not relabelled: \(fromConverted) vs \(fromRelabelled)")
+        let (kept, _) = try keeping(#"["icc"]"#, extraStages: "", input: try Self.folder(of: ["jpeg/canon_eos_7d_iptc_city.jpg"]))
+        XCTAssertEqual(kept["ICC_Profile:ProfileDescription"] as? String, "Adobe RGB (1998)", "kept, so nothing to convert")
     }
 }

@@ -82,7 +82,8 @@ final class IPTCBlockTests: XCTestCase {
         XCTAssertThrowsError(try IPTCBlock.removingLocation(from: Array("GIF89a".utf8)))
 
         // Every truncation and every single-byte corruption of a real block: an answer or an error, never a trap.
-        let block = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/iptc_reference_2019.jpg")).photoshopBlock)
+        let blocks = try JPEGMetadata.readMetadata(path: Fixtures.sample("jpeg/iptc_reference_2019.jpg"))
+        let block = IPTCBlock.photoshopHeader + (try XCTUnwrap(IPTCBlock.photoshopResources(iim: blocks.iptc, others: blocks.photoshop)))
         for end in 0..<block.count {
             _ = try? IPTCBlock.removingLocation(from: Array(block[..<end]))
         }
@@ -95,7 +96,7 @@ final class IPTCBlockTests: XCTestCase {
     }
 
     func testReadsLocationFromARealBlock() throws {
-        let block = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")).photoshopBlock)
+        let block = try XCTUnwrap(JPEGMetadata.readMetadata(path: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")).iptc)
         XCTAssertEqual(try IPTCBlock.locationValues(in: block), [
             "IPTC:City": "Mainz", "IPTC:Sub-location": "Fotostudio HS", "IPTC:Province-State": "Rheinland-Pfalz",
             "IPTC:Country-PrimaryLocationName": "Deutschland",

@@ -11,19 +11,26 @@ final class LocationRemovalExiftoolTests: XCTestCase {
     private func assertLocationRemoved(
         _ sample: String, keeping expected: [String], file: StaticString = #filePath, line: UInt = #line
     ) throws -> (xmp: [String], iptc: [String]) {
-        let input = Fixtures.sample(sample)
-        var jpeg = try JPEGMetadataSegments(contentsOf: input)
+        try assertLocationRemoved(path: Fixtures.sample(sample), keeping: expected, file: file, line: line)
+    }
+
+    @discardableResult
+    private func assertLocationRemoved(
+        path input: String, keeping expected: [String], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (xmp: [String], iptc: [String]) {
+        var blocks = try JPEGMetadata.readMetadata(path: input)
         var removed: (xmp: [String], iptc: [String]) = ([], [])
-        if let packet = jpeg.xmpPacket, let removal = try XMPPacket.removingLocation(from: packet) {
-            jpeg.replaceXMPPacket(with: removal.bytes)
+        if let packet = blocks.xmp, let removal = try XMPPacket.removingLocation(from: packet) {
+            blocks.xmp = removal.bytes
             removed.xmp = removal.removed
         }
-        if let block = jpeg.photoshopBlock, let removal = try IPTCBlock.removingLocation(from: block) {
-            jpeg.replacePhotoshopBlock(with: removal.bytes)
+        if let block = blocks.iptc, let removal = try IPTCBlock.removingLocation(from: block) {
+            blocks.iptc = removal.bytes
             removed.iptc = removal.removed
         }
         let output = Fixtures.temporaryFolder().appendingPathComponent("filtered.jpg")
-        try jpeg.write(to: output)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: input)))
+        try Data(JPEGMetadata.writingMetadata(blocks, into: original).bytes).write(to: output)
 
         XCTAssertEqual(try locationTags(output.path).filter(isXMPOrIPTC), [], file: file, line: line)
         let before = try exiftool(input), after = try exiftool(output.path)
@@ -65,5 +72,43 @@ final class LocationRemovalExiftoolTests: XCTestCase {
         ])
         XCTAssertEqual(removed.xmp, ["exif:GPSLongitude", "exif:GPSLatitude", "exif:GPSAltitude", "exif:GPSAltitudeRef"])
         XCTAssertEqual(removed.iptc, [])
+    }
+
+    /// One property of every namespace in exiftool's Location group, beside a neighbour that is
+    /// not in it, with empty values, an envelope Destination and a drone's attitude: after the
+    /// filters exiftool finds no location, and every neighbour keeps its value.
+    func testFollowsExiftoolsLocationGroup() throws {
+        let xmp = Array("""
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:drone-dji="http://www.dji.com/drone-dji/1.0/"
+          xmlns:cell="http://developer.sonyericsson.com/cell/1.0/" xmlns:mediapro="http://ns.iview-multimedia.com/mediapro/1.0/"
+          xmlns:photomechanic="http://ns.camerabits.com/photomechanic/1.0/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
+          xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/"
+          xmlns:dwc="http://rs.tdwg.org/dwc/index.htm" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+          drone-dji:AbsoluteAltitude="+96.1" drone-dji:GimbalYawDegree="-12.3" drone-dji:FlightXSpeed="+0.0"
+          drone-dji:RtkFlag="50" drone-dji:CamReverse="0" drone-dji:SelfData="Undefined" drone-dji:DewarpFlag="0"
+          cell:mcc="262" cell:mnc="1" cell:lac="" mediapro:Location="Mainz" mediapro:Event="Shoot"
+          photomechanic:CountryCode="DE" photomechanic:ColorClass="1" photoshop:City="" photoshop:Headline="Kyra"
+          Iptc4xmpCore:CountryCode="" Iptc4xmpCore:IntellectualGenre="portrait" exif:GPSLatitude="" exif:ExposureTime="1/125">
+         <Iptc4xmpExt:Rating><rdf:Bag><rdf:li rdf:parseType="Resource"><Iptc4xmpExt:RatingValue>5</Iptc4xmpExt:RatingValue>
+          <Iptc4xmpExt:RatingRegion><rdf:Bag><rdf:li rdf:parseType="Resource"><Iptc4xmpExt:City>Mainz</Iptc4xmpExt:City>
+          </rdf:li></rdf:Bag></Iptc4xmpExt:RatingRegion></rdf:li></rdf:Bag></Iptc4xmpExt:Rating>
+         <dwc:dctermsLocation rdf:parseType="Resource"><dwc:locality>Mainz</dwc:locality></dwc:dctermsLocation>
+         <dwc:Event rdf:parseType="Resource"><dwc:habitat>studio</dwc:habitat></dwc:Event>
+        </rdf:Description></rdf:RDF></x:xmpmeta>
+        <?xpacket end="w"?>
+        """.utf8)
+        let iim: [UInt8] = [0x1C, 1, 0, 0, 2, 0, 4, 0x1C, 1, 5, 0, 0, 0x1C, 2, 0, 0, 2, 0, 4, 0x1C, 2, 90, 0, 0, 0x1C, 2, 101, 0, 0]
+            + [0x1C, 2, 116, 0, 3] + Array("(c)".utf8)
+        let source = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("jpeg/orientation/Landscape_1.jpg"))))
+        let input = Fixtures.temporaryFolder().appendingPathComponent("every-namespace.jpg")
+        try Data(JPEGMetadata.writingMetadata(MetadataBlocks(xmp: xmp, iptc: iim), into: source).bytes).write(to: input)
+        XCTAssertGreaterThanOrEqual(try locationTags(input.path).count, 14, "exiftool sees the places first")
+        try assertLocationRemoved(path: input.path, keeping: [
+            "XMP-drone-dji:SelfData", "XMP-drone-dji:DewarpFlag", "XMP-mediapro:Event", "XMP-photomech:ColorClass",
+            "XMP-photoshop:Headline", "XMP-iptcCore:IntellectualGenre", "XMP-exif:ExposureTime", "XMP-iptcExt:RatingValue",
+            "XMP-dwc:EventHabitat", "IPTC:CopyrightNotice", "IPTC:EnvelopeRecordVersion",
+        ])
     }
 }

@@ -51,7 +51,7 @@ final class XMLTokenizerTests: XCTestCase {
     /// Every truncation and many corruptions of a real packet, read without libxml2 vetting it
     /// first: tokens or an error, never a trap.
     func testHostileBytesNeverTrap() throws {
-        let packet = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmpPacket)
+        let packet = try XCTUnwrap(JPEGMetadata.readMetadata(path: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmp)
         func exhaust(_ bytes: [UInt8]) {
             var tokenizer = XMLTokenizer(bytes)
             while let token = try? tokenizer.next() {

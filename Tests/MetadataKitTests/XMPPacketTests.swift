@@ -15,7 +15,7 @@ final class XMPPacketTests: XCTestCase {
         return Array("<?xpacket begin=\"\u{FEFF}\" id=\"custom-id\"?>\n\(rdf)\n\(String(repeating: " ", count: 64))\n<?xpacket end=\"r\"?>".utf8)
     }
 
-    private func text(_ removal: LocationRemoval?) -> String {
+    private func text(_ removal: MetadataRemoval?) -> String {
         String(decoding: removal?.bytes ?? [], as: UTF8.self)
     }
 
@@ -97,15 +97,36 @@ final class XMPPacketTests: XCTestCase {
         XCTAssertTrue(output.contains("<Iptc4xmpExt:Event>Fair</Iptc4xmpExt:Event>"))
     }
 
-    func testRemovesDroneTelemetryPositionOnly() throws {
+    /// exiftool files a DJI drone's attitude, speed and RTK accuracy under Location too, and its
+    /// lens calibration under Image.
+    func testRemovesDroneTelemetryAndKeepsItsCalibration() throws {
         let removal = try XMPPacket.removingLocation(from: packet("""
           <rdf:Description rdf:about="" xmlns:drone-dji="http://www.dji.com/drone-dji/1.0/"
             drone-dji:GpsLatitude="22.5" drone-dji:GpsLongitude="113.9" drone-dji:AbsoluteAltitude="+96.1"
-            drone-dji:RelativeAltitude="+30.0" drone-dji:FlightYawDegree="-12.3"/>
+            drone-dji:RelativeAltitude="+30.0" drone-dji:FlightYawDegree="-12.3" drone-dji:CalibratedFocalLength="2953.4"/>
         """))
         XCTAssertEqual(removal?.removed, ["drone-dji:GpsLatitude", "drone-dji:GpsLongitude",
-                                          "drone-dji:AbsoluteAltitude", "drone-dji:RelativeAltitude"])
-        XCTAssertTrue(text(removal).contains("drone-dji:FlightYawDegree=\"-12.3\""))
+                                          "drone-dji:AbsoluteAltitude", "drone-dji:RelativeAltitude", "drone-dji:FlightYawDegree"])
+        XCTAssertTrue(text(removal).contains("drone-dji:CalibratedFocalLength=\"2953.4\""))
+    }
+
+    func testKeepingOnlyNamedPropertiesLeavesTheirFieldsWhole() throws {
+        let source = packet("""
+          <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+            xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/" xmp:Rating="4" xmp:CreateDate="2024-01-02">
+           <dc:rights><rdf:Alt><rdf:li xml:lang="x-default">(c) Kyra</rdf:li></rdf:Alt></dc:rights>
+           <dc:subject><rdf:Bag><rdf:li>harbour</rdf:li></rdf:Bag></dc:subject>
+           <Iptc4xmpCore:CreatorContactInfo rdf:parseType="Resource"><Iptc4xmpCore:CiAdrCity>Mainz</Iptc4xmpCore:CiAdrCity>
+           </Iptc4xmpCore:CreatorContactInfo>
+          </rdf:Description>
+        """)
+        let kept: Set = [XMPPacket.PropertyName("http://purl.org/dc/elements/1.1/", "rights"),
+                         XMPPacket.PropertyName("http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/", "CreatorContactInfo")]
+        let removal = try XCTUnwrap(XMPPacket.keepingOnly(kept, from: source))
+        XCTAssertEqual(removal.removed, ["xmp:Rating", "xmp:CreateDate", "dc:subject"])
+        let names = try XMPPacket.properties(in: removal.bytes).map(\.name)
+        XCTAssertEqual(Set(names), ["rights", "CreatorContactInfo", "CiAdrCity"], "a kept structure keeps its fields")
+        XCTAssertNil(try XMPPacket.keepingOnly(kept, from: removal.bytes), "nothing more to remove")
     }
 
     func testKeepsTheOriginalWrapperAndWrapsABarePacket() throws {
@@ -172,7 +193,7 @@ final class XMPPacketTests: XCTestCase {
         XCTAssertFalse(XMPPacket.placesPhoto(properties))
         XCTAssertFalse(XMPPacket.carriesLocation(packet))
 
-        let located = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmpPacket)
+        let located = try XCTUnwrap(JPEGMetadata.readMetadata(path: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmp)
         XCTAssertTrue(XMPPacket.placesPhoto(try XMPPacket.properties(in: located)))
 
         for refused in ["", "<x:xmpmeta><rdf:RDF>", "<!DOCTYPE x [<!ENTITY c \"Mainz\">]><r/>"] {
@@ -185,7 +206,7 @@ final class XMPPacketTests: XCTestCase {
     }
 
     func testTruncatedPacketsAnswerOrThrowWithoutTrapping() throws {
-        let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmpPacket)
+        let xmp = try XCTUnwrap(JPEGMetadata.readMetadata(path: Fixtures.sample("jpeg/nikon_d5000_xmp_gps_only.jpg")).xmp)
         for end in stride(from: 0, to: xmp.count, by: 7) {
             _ = try? XMPPacket.removingLocation(from: Array(xmp[..<end]))
         }
@@ -196,7 +217,7 @@ final class XMPPacketTests: XCTestCase {
     }
 
     func testReadsLocationFromARealPacket() throws {
-        let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")).xmpPacket)
+        let xmp = try XCTUnwrap(JPEGMetadata.readMetadata(path: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")).xmp)
         XCTAssertEqual(try XMPPacket.locationValues(in: xmp), [
             "photoshop:City": "Mainz", "photoshop:State": "Rheinland-Pfalz", "photoshop:Country": "Deutschland",
             "Iptc4xmpCore:Location": "Fotostudio HS", "Iptc4xmpCore:CountryCode": "DE",
@@ -361,7 +382,7 @@ final class XMPPacketTests: XCTestCase {
     /// corrupted copies are edited or refused, never trapped on; an edit leaves no location.
     func testRealPacketsKeepEveryOtherLineAndSurviveDamage() throws {
         for sample in ["jpeg/nikon_d5000_xmp_gps_only.jpg", "jpeg/canon_eos_7d_iptc_city.jpg", "jpeg/iptc_reference_2019.jpg"] {
-            let xmp = try XCTUnwrap(JPEGMetadataSegments(contentsOf: Fixtures.sample(sample)).xmpPacket)
+            let xmp = try XCTUnwrap(JPEGMetadata.readMetadata(path: Fixtures.sample(sample)).xmp)
             let removal = try XCTUnwrap(XMPPacket.removingLocation(from: xmp), sample)
             var original = String(decoding: xmp, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)[...]
             let edited = String(decoding: removal.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)

@@ -50,13 +50,17 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
         XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
         XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80, effort: nil)))
-        XCTAssertEqual(pipeline.stages[4], .stripMetadata([.location]))
+        XCTAssertEqual(pipeline.stages[4], .stripMetadata(.remove([.location])))
     }
 
-    func testStripMetadataNamesItsGroups() throws {
-        let pipeline = try decode(stages(
+    func testStripMetadataNamesWhatGoesOrAllThatStays() throws {
+        let remove = try decode(stages(
             #"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "serialNumbers", "makerNotes"]}, {"stage": "write"}"#))
-        XCTAssertEqual(pipeline.stages[1], .stripMetadata([.location, .serialNumbers, .makerNotes]))
+        XCTAssertEqual(remove.stages[1], .stripMetadata(.remove([.location, .serialNumbers, .makerNotes])))
+        let keep = try decode(stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "keep": ["copyright", "icc"]}, {"stage": "write"}"#))
+        XCTAssertEqual(keep.stages[1], .stripMetadata(.keep([.copyright, .icc])))
+        let nothing = try decode(stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "keep": []}, {"stage": "write"}"#))
+        XCTAssertEqual(nothing.stages[1], .stripMetadata(.keep([])))
     }
 
     func testDefaultsFillWhatTheFileLeavesOut() throws {
@@ -181,7 +185,13 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": []}, {"stage": "write"}"#),
              "stages[1].remove: expected at least one metadata group"),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata"}, {"stage": "write"}"#),
-             #"stages[1]: missing required key "remove""#),
+             #"stages[1]: expected "remove" (the groups that go) or "keep" (all that stays)"#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["xmp"], "keep": ["icc"]}, {"stage": "write"}"#),
+             "stages[1].keep: keep and remove cannot be combined: keep names all that stays, remove what goes"),
+            (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "keep": ["copyright", "gps"]}, {"stage": "write"}"#),
+             #"stages[1].keep[1]: expected kept metadata (one of copyright, icc, orientation, camera, date, livePhoto, xmp, iptc), found "gps""#),
+            (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "keep": ["icc", "icc"]}, {"stage": "write"}"#),
+             "stages[1].keep[1]: this name appears twice"),
             (stages(#"{"stage": "decode"}, {"stage": "stripLocation", "remove": ["xmp"]}, {"stage": "write"}"#),
              #"stages[1].remove: unknown key; expected one of "stage""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripLocation"}, {"stage": "stripMetadata", "remove": ["xmp"]}, {"stage": "write"}"#),

@@ -62,31 +62,28 @@ final class VImageTests: XCTestCase {
         }
     }
 
-    func testCarryingMetadataReturnsANewImageAndLeavesTheOriginal() throws {
-        let original = try VImage.open(Fixtures.sample("jpeg/apple_iphone_4.jpg"))
-        let gps = original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }
-        XCTAssertFalse(gps.isEmpty)
-        let replaced = try original.carryingMetadata(xmp: Array("<x:xmpmeta/>".utf8), iptc: nil,
-                                                     droppingExif: [ExifField(.gps), ExifField(.ifd0, "Model")])
-        XCTAssertEqual(replaced.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, [])
-        XCTAssertEqual(original.fieldNames.filter { $0.hasPrefix("exif-ifd3-") }, gps)
-        XCTAssertNil(replaced.string("exif-ifd0-Model"))
-        XCTAssertEqual(original.string("exif-ifd0-Model")?.hasPrefix("iPhone 4"), true)
-        XCTAssertEqual(replaced.string("exif-ifd0-Make")?.hasPrefix("Apple"), true)
-        XCTAssertEqual(replaced.xmp.map { String(decoding: $0, as: UTF8.self) }, "<x:xmpmeta/>")
-        XCTAssertNil(original.xmp)
+    func testWithoutMetadataBlocksSavesPixelsAndICCOnly() throws {
+        let original = try VImage.open(Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"))
+        XCTAssertNotNil(original.blob("exif-data"))
+        let output = Fixtures.temporaryFolder().appendingPathComponent("bare.jpg").path
+        for keepingICC in [true, false] {
+            let bare = try original.withoutMetadataBlocks(keepingICC: keepingICC)
+            XCTAssertEqual(bare.fieldNames.filter { $0.hasPrefix("exif-") || $0.hasPrefix("xmp-") || $0.hasPrefix("iptc-") }, [])
+            XCTAssertEqual(bare.iccProfile != nil, keepingICC)
+            XCTAssertNotNil(original.blob("exif-data"), "the original keeps its fields")
+            try bare.save(to: output, format: .jpeg, quality: 80)
+            let tags = try exiftool(output)
+            XCTAssertNil(tags["IFD0:Model"])
+            XCTAssertFalse(tags.keys.contains { $0.hasPrefix("XMP") || $0.hasPrefix("IPTC") }, "\(tags.keys.sorted())")
+            XCTAssertEqual(tags["ICC_Profile:ProfileDescription"] as? String, keepingICC ? "Adobe RGB (1998)" : nil)
+        }
     }
 
-    func testHEIFMetadataItemsReadAsXMPAndIPTC() throws {
-        // libvips 8.14 leaves a HEIF's XMP and IPTC as numbered items, not as xmp-data / iptc-data;
-        // 8.16 reads the XMP into xmp-data itself (and leaves the IPTC an item).
-        let heic = try VImage.open(Fixtures.sample("heic/L_exif_xmp_iptc.heic"))
-        let promotesXMP = libvipsIsNewer(than: 8, 14)
-        XCTAssertEqual(heic.blob("xmp-data") != nil, promotesXMP, "libvips \(Vips.version)")
-        XCTAssertEqual(heic.fieldNames.contains { $0.hasPrefix("heif-mime-") }, !promotesXMP, "libvips \(Vips.version)")
-        XCTAssertEqual(heic.xmp.map { String(decoding: $0, as: UTF8.self).contains("<x:xmpmeta") }, true)
-        XCTAssertNotNil(heic.iptc)
-        XCTAssertNotNil(heic.exif)
+    func testUprightTurnsThePixelsAndResetsTheOrientation() throws {
+        let stored = try VImage.open(Fixtures.sample("jpeg/orientation/Landscape_6.jpg"))
+        let upright = try stored.upright()
+        XCTAssertEqual([stored.width, stored.height, stored.orientation], [1200, 1800, 6])
+        XCTAssertEqual([upright.width, upright.height, upright.orientation], [1800, 1200, 1])
     }
 
     func testSaveRoundTripKeepsSizeAndMetadata() throws {

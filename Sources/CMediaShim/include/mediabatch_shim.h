@@ -40,6 +40,10 @@ int mb_vips_copy(VipsImage *in, VipsImage **out);
  * others take none (libheif's x265 encoder has no speed setting for libvips to pass it to). */
 int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality, int effort);
 
+/* vips_autorot is variadic. Turns the pixels as the orientation field says and resets it to 1:
+ * for outputs whose orientation tag a keep-list drops. */
+int mb_vips_autorot(VipsImage *in, VipsImage **out);
+
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
 

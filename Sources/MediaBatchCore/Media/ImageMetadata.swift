@@ -3,41 +3,37 @@ import MetadataKit
 import PipelineModel
 import VipsKit
 
-/// The metadata an image output will carry: read from the input's header by `decode`, edited
-/// by `stripMetadata`, written by `write`.
+/// The metadata an image output will carry: read by `decode` from every place the input's
+/// container keeps it (`MetadataContainer`), edited by `stripMetadata`, written by `write` into
+/// the encoded file, whatever its format, after libvips has saved pixels and the ICC profile.
 ///
-/// mediabatch edits EXIF itself (libexif, under every libvips save, drops the Apple MakerNote
-/// that pairs Live Photos) and splices it into JPEG outputs. For other savers libvips writes
-/// EXIF from its own fields, and the fields of removed tags are dropped from the image instead.
+/// libvips' own metadata handling is not used for writing: libexif, under every libvips save,
+/// drops MakerNotes (Apple's holds the Live Photo identifier), and savers pass XMP and IPTC
+/// through unchecked, one copy of several. Here every block is parsed before it is carried.
 struct ImageMetadata {
-    var exif: ExifData?
-    var xmp: [UInt8]?
-    var iptc: [UInt8]?
-    /// The tags removed, as libvips' savers must leave them out.
-    private(set) var droppedExifFields: [ExifField] = []
-    /// What was removed, for the report ("EXIF GPS", "XMP exif:GPSLatitude", …).
-    private(set) var removed: [String] = []
+    private(set) var blocks: MetadataBlocks
+    /// Whether the output keeps the ICC profile libvips carries (a keep-list without `icc` drops it).
+    private(set) var keepsICC = true
+    /// Whether the output keeps its orientation tag (a keep-list without `orientation` drops it).
+    private(set) var keepsOrientation = true
+    /// What the output will not carry, for the report: blocks that could not be read, then what
+    /// `stripMetadata` removed ("EXIF GPS", "XMP exif:GPSLatitude", "EXIF: 38 of 41 tags").
+    private(set) var removed: [String]
 
-    init(of image: VImage, format: MediaFormat, path: String) {
-        exif = image.exif.flatMap(ExifData.init) ?? (format == .tiff ? Self.tiffExif(path) : nil)
-        xmp = image.xmp
-        iptc = image.iptc
+    var exif: ExifData? { blocks.exif }
+    var xmp: [UInt8]? { blocks.xmp }
+    var iptc: [UInt8]? { blocks.iptc }
+
+    init(format: MediaFormat, path: String) {
+        do {
+            blocks = try format.metadataContainer?.readMetadata(path: path).checked() ?? MetadataBlocks()
+        } catch {
+            blocks = MetadataBlocks(unreadable: ["metadata (\(error))"])
+        }
+        removed = blocks.unreadable.map { "\($0): unreadable, dropped" }
     }
 
-    /// libvips 8.14 does not read a TIFF's own EXIF, GPS and camera tags; they are the file's
-    /// first IFD and what it points to. Files past `tiffExifReadLimit` keep none: reading the
-    /// whole file to find them is not worth it for a header.
-    static let tiffExifReadLimit = 64 << 20
-
-    private static func tiffExif(_ path: String) -> ExifData? {
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size <= tiffExifReadLimit,
-              let bytes = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
-        return ExifData([UInt8](bytes))?.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)
-    }
-
-    /// Where location metadata sits: "EXIF", "XMP", "IPTC". A block that cannot be parsed is
-    /// not claimed to hold location: this reports what can be read (`stripMetadata` drops such
-    /// blocks whole).
+    /// Where location metadata sits: "EXIF", "XMP", "IPTC". Blocks are parsed already.
     var locationSources: [String] {
         var sources: [String] = []
         if exif?.hasGPS == true { sources.append("EXIF") }
@@ -57,83 +53,88 @@ struct ImageMetadata {
     mutating func remove(_ group: MetadataGroup) {
         switch group {
         case .location:
-            removeExif(ExifTag.gpsPointer, from: .ifd0, dropping: ExifField(.gps), as: "EXIF GPS")
-            removeXMPLocation()
-            removeIPTCLocation()
+            removeExif(ExifTag.gpsPointer, from: .ifd0, as: "EXIF GPS")
+            edit(\.xmp, "XMP", XMPPacket.removingLocation) { "XMP \($0)" }
+            edit(\.iptc, "IPTC", IPTCBlock.removingLocation) { $0 }
         case .serialNumbers:
-            removeExif(ExifTag.bodySerialNumber, from: .exif, named: "BodySerialNumber")
-            removeExif(ExifTag.lensSerialNumber, from: .exif, named: "LensSerialNumber")
-            removeExif(ExifTag.cameraSerialNumber, from: .ifd0, named: "CameraSerialNumber")
+            removeExif(ExifTag.bodySerialNumber, from: .exif, as: "EXIF BodySerialNumber")
+            removeExif(ExifTag.lensSerialNumber, from: .exif, as: "EXIF LensSerialNumber")
+            removeExif(ExifTag.cameraSerialNumber, from: .ifd0, as: "EXIF CameraSerialNumber")
         case .cameraOwner:
-            removeExif(ExifTag.ownerName, from: .exif, named: "CameraOwnerName")
+            removeExif(ExifTag.ownerName, from: .exif, as: "EXIF CameraOwnerName")
         case .makerNotes:
-            removeExif(ExifTag.makerNote, from: .exif, named: "MakerNote")
+            removeExif(ExifTag.makerNote, from: .exif, as: "EXIF MakerNote")
         case .xmp:
-            if xmp != nil { removed.append("XMP") }
-            xmp = nil
+            if blocks.xmp != nil { removed.append("XMP") }
+            blocks.xmp = nil
         case .iptc:
-            if iptc != nil { removed.append("IPTC") }
-            iptc = nil
+            if blocks.iptc != nil || blocks.photoshop != nil { removed.append("IPTC") }
+            (blocks.iptc, blocks.photoshop) = (nil, nil)
         }
     }
 
-    /// One tag, reported by its EXIF name.
-    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, named name: String) {
-        removeExif(tag, from: directory, dropping: ExifField(Self.vipsDirectory(directory), name), as: "EXIF \(name)")
+    /// Everything but what `kept` names goes, location always (`MetadataSelection` says what
+    /// each name keeps of each block).
+    mutating func keepOnly(_ kept: Set<KeptMetadata>) {
+        remove(.location)
+        let selection = kept.map(Self.selection).reduce(MetadataSelection()) { $0.union($1) }
+        do {
+            let result = try blocks.keeping(selection)
+            blocks = result.blocks
+            removed += result.removed
+        } catch {
+            blocks = MetadataBlocks() // blocks were parsed when read: this is a second line
+            removed.append("metadata (unreadable: \(error))")
+        }
+        keepsICC = kept.contains(.icc)
+        keepsOrientation = kept.contains(.orientation)
     }
 
-    private static func vipsDirectory(_ directory: ExifData.Directory) -> ExifField.Directory {
-        switch directory {
-        case .ifd0: return .ifd0
-        case .ifd1: return .ifd1
-        case .exif: return .exif
-        case .gps: return .gps
-        case .interoperability: return .interoperability
+    private static func selection(_ name: KeptMetadata) -> MetadataSelection {
+        switch name {
+        case .copyright: .copyright
+        case .icc: MetadataSelection()
+        case .orientation: .orientation
+        case .camera: .camera
+        case .date: .date
+        case .livePhoto: .livePhoto
+        case .xmp: .xmp
+        case .iptc: .iptc
         }
     }
 
-    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, dropping field: ExifField, as label: String) {
-        guard exif?.contains(tag, in: directory) == true else { return }
-        exif?.remove(tag, from: directory)
-        droppedExifFields.append(field)
+    private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, as label: String) {
+        guard blocks.exif?.contains(tag, in: directory) == true else { return }
+        blocks.exif?.remove(tag, from: directory)
         removed.append(label)
     }
 
-    /// XMP and IPTC lose only their location properties; a block that cannot be parsed
-    /// safely goes whole, since what it hides cannot be checked.
-    private mutating func removeXMPLocation() {
-        guard let packet = xmp else { return }
+    /// XMP and IPTC lose only what `edit` takes; a block it cannot parse goes whole, since what
+    /// it hides cannot be checked (blocks are checked when read, so this is a second line).
+    private mutating func edit(_ block: WritableKeyPath<MetadataBlocks, [UInt8]?>, _ kind: String,
+                               _ edit: ([UInt8]) throws -> MetadataRemoval?, naming: (String) -> String) {
+        guard let bytes = blocks[keyPath: block] else { return }
         do {
-            guard let edited = try XMPPacket.removingLocation(from: packet) else { return }
-            xmp = edited.bytes
-            removed += edited.removed.map { "XMP \($0)" }
+            guard let edited = try edit(bytes) else { return }
+            blocks[keyPath: block] = edited.bytes
+            removed += edited.removed.map(naming)
         } catch {
-            xmp = nil
-            removed.append("XMP (unreadable: \(error))")
+            blocks[keyPath: block] = nil
+            removed.append("\(kind) (unreadable: \(error))")
         }
     }
 
-    private mutating func removeIPTCLocation() {
-        guard let block = iptc else { return }
-        do {
-            guard let edited = try IPTCBlock.removingLocation(from: block) else { return }
-            iptc = edited.bytes
-            removed += edited.removed
-        } catch {
-            iptc = nil
-            removed.append("IPTC (unreadable: \(error))")
-        }
-    }
-
-    /// The EXIF for an output of `image`'s size and orientation: the thumbnail in IFD1 shows
-    /// the input's framing, so it goes.
-    func exif(for image: VImage) -> ExifData? {
-        guard var exif else { return nil }
+    /// The blocks for an output of `image`'s size and orientation: the EXIF thumbnail in IFD1
+    /// shows the input's framing, so it goes.
+    func blocks(for image: VImage) -> MetadataBlocks {
+        var output = blocks
+        guard var exif = output.exif else { return output }
         exif.setInteger(ExifTag.orientation, in: .ifd0, to: image.orientation)
         exif.setInteger(ExifTag.pixelXDimension, in: .exif, to: image.width)
         exif.setInteger(ExifTag.pixelYDimension, in: .exif, to: image.height)
         exif.removeThumbnail()
         exif.trimUnreferencedTail()
-        return exif
+        output.exif = exif
+        return output
     }
 }

@@ -33,7 +33,7 @@ struct ItemHeader {
                 throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
             }
             try Self.refuseCutOffHEIF(path: path, format: format)
-            content = .image(image, ImageMetadata(of: image, format: format, path: path), ImageStructure(path: path, format: format))
+            content = .image(image, ImageMetadata(format: format, path: path), ImageStructure(path: path, format: format))
         }
     }
 

@@ -29,7 +29,7 @@ enum LivePhotoPairer {
     typealias IdentifierReader = (_ path: String, _ format: MediaFormat) -> String?
 
     static func readIdentifier(path: String, format: MediaFormat) -> String? {
-        format.isVideo ? movieIdentifier(path) : stillIdentifier(path)
+        format.isVideo ? movieIdentifier(path) : stillIdentifier(path, format)
     }
 
     /// The folder's items with their `livePhoto` set where a pair was found.
@@ -80,9 +80,8 @@ enum LivePhotoPairer {
         return paired
     }
 
-    private static func stillIdentifier(_ path: String) -> String? {
-        let exif = (try? VImage.open(path))?.exif.flatMap(ExifData.init)
-        return exif?.appleMakerNote?.contentIdentifier
+    private static func stillIdentifier(_ path: String, _ format: MediaFormat) -> String? {
+        ImageMetadata(format: format, path: path).exif?.appleMakerNote?.contentIdentifier
     }
 
     private static func movieIdentifier(_ path: String) -> String? {

@@ -10,7 +10,7 @@ enum StageFactory {
             case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
             case .transcode(let options): return TranscodeStage(options: options)
             case .variants(let options): return VariantsStage(options: options)
-            case .stripMetadata(let groups): return StripMetadataStage(groups: groups)
+            case .stripMetadata(let options): return StripMetadataStage(options: options)
             case .write(let options): return WriteStage(options: options, environment: environment)
             }
         }

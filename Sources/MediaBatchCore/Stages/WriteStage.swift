@@ -55,7 +55,9 @@ struct WriteStage: PipelineStage {
         let relative = output.path!
         do {
             if let image = output.variant.flatMap({ item.renditions[$0.size] }) ?? item.image {
-                try writeImage(image, item.metadata, as: output, to: temporary)
+                let notCarried = try writeImage(image, item.metadata, as: output, to: temporary)
+                var seen: Set<String> = [] // every output's format adds what it cannot carry, once
+                item.removedMetadata = ((item.metadata?.removed ?? []) + item.removedMetadata + notCarried).filter { seen.insert($0).inserted }
             } else if item.stripVideoLocation, let video = item.video {
                 item.removedMetadata = try writeVideoWithoutLocation(item.input.path, video, to: temporary)
             } else {
@@ -90,33 +92,28 @@ struct WriteStage: PipelineStage {
             size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))
     }
 
-    private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput, to path: String) throws {
+    /// Encodes pixels (and the ICC profile) with libvips, then writes the item's metadata into
+    /// the encoded file through its container, every block once. Returns what the format has
+    /// no place for.
+    private func writeImage(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput, to path: String) throws -> [String] {
         if let planned = output.variant?.pixels, planned != PixelSize(width: image.width, height: image.height) {
             throw StageFailure(.encodeFailed, "\(output.path ?? ""): libvips made \(image.width)×\(image.height), "
                                + "planned \(planned.width)×\(planned.height)")
         }
-        // libvips' jpegsave writes IPTC as an APP13 segment as it is: Photoshop resources there.
-        let iptc = metadata?.iptc.map { output.format == .jpeg ? IPTCBlock.photoshopResources(wrapping: $0) : $0 }
-        let carrying = try image.carryingMetadata(xmp: metadata?.xmp, iptc: iptc, droppingExif: metadata?.droppedExifFields ?? [])
         guard let format = output.format.imageFileFormat else {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }
-        try carrying.save(to: path, format: format, quality: output.quality, effort: output.effort ?? 0)
-        guard let exif = metadata?.exif(for: carrying) else { return }
-        try Self.splice(exif, format: output.format, into: path)
-    }
-
-    /// libvips writes EXIF through libexif, which drops MakerNotes (and with Apple's the Live
-    /// Photo identifier): our own block replaces it where the container has a place for it.
-    /// libvips' own stays otherwise (HEIF, TIFF, a JPEG block too big for one segment, a simple
-    /// WebP); the removed tags' fields are gone from it too.
-    private static func splice(_ exif: ExifData, format: MediaFormat, into path: String) throws {
-        let splicers: [MediaFormat: ([UInt8], ExifData) -> [UInt8]?] = [
-            .jpeg: JPEGSegments.replacingExif, .webp: WebPChunks.replacingExif, .png: PNGChunks.replacingExif,
-        ]
-        guard let splice = splicers[format] else { return }
+        let bare = try image.withoutMetadataBlocks(keepingICC: metadata?.keepsICC ?? true)
+        try bare.save(to: path, format: format, quality: output.quality, effort: output.effort ?? 0)
+        guard let metadata, let container = output.format.metadataContainer else { return [] }
         let url = URL(fileURLWithPath: path)
-        if let spliced = splice([UInt8](try Data(contentsOf: url)), exif) { try Data(spliced).write(to: url) }
+        do {
+            let written = try container.writingMetadata(metadata.blocks(for: image), into: [UInt8](try Data(contentsOf: url)))
+            try Data(written.bytes).write(to: url)
+            return written.notCarried.map { "\($0): \(output.format.rawValue) has no place for it" }
+        } catch let error as MetadataFormatError {
+            throw StageFailure(.encodeFailed, "cannot write the metadata into \(output.path ?? ""): \(error.message)")
+        }
     }
 
     /// Edits the movie's metadata boxes in place (every track and media byte kept; a remux

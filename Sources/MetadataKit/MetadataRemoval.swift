@@ -1,6 +1,7 @@
-/// The outcome of removing location from one metadata block: the edited bytes, and the names of
-/// what went (for run reports), e.g. `exif:GPSLatitude` or `IPTC:City`.
-public struct LocationRemoval: Equatable, Sendable {
+/// The outcome of removing part of one metadata block (its location, or all but what is kept):
+/// the edited bytes, and the names of what went (for run reports), e.g. `exif:GPSLatitude` or
+/// `IPTC:City`.
+public struct MetadataRemoval: Equatable, Sendable {
     public let bytes: [UInt8]
     public let removed: [String]
 }

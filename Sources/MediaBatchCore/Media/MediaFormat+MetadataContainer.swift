@@ -1,0 +1,14 @@
+import MetadataKit
+import PipelineModel
+
+extension MediaFormat {
+    /// Where this format keeps EXIF, XMP and IPTC, read from inputs and written into outputs;
+    /// nil where mediabatch reads and writes none (GIF, and videos, which are edited in place).
+    var metadataContainer: MetadataContainer.Type? {
+        switch self {
+        case .jpeg: return JPEGMetadata.self
+        case .png, .webp, .tiff, .heic, .avif: return nil
+        case .gif, .mov, .mp4, .threeGP: return nil
+        }
+    }
+}
