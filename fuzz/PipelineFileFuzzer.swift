@@ -70,8 +70,13 @@ private func checkPromises(_ pipeline: Pipeline) {
             require(maxPixelSize >= 1)
         case .transcode(let transcode):
             require((1...100).contains(transcode.quality))
-        case .stripMetadata(let groups):
+        case .variants(let variants):
+            require(!variants.sizes.isEmpty && variants.sizes.allSatisfy { $0 >= 1 } && !variants.formats.isEmpty)
+            require(variants.quality.values.allSatisfy { (1...100).contains($0) })
+        case .stripMetadata(.remove(let groups)):
             require(!groups.isEmpty)
+        case .stripMetadata(.keep):
+            break
         case .write(let write):
             for values in renderValues { checkStaysInOutputRoot(write.path, values) }
         }

@@ -1,64 +1,121 @@
 #!/usr/bin/env bash
-# Runs pipelines/share-safe.json (downsample, HEIC/AVIF/TIFF → JPEG, stripLocation) over a
-# folder of media — by default the whole shared corpus — and checks every output the way a
-# privacy reviewer would, with exiftool and ffprobe rather than with mediabatch's own code:
+# Runs a folder of media — by default the whole shared corpus — through stripLocation into every
+# output format mediabatch writes (jpeg, png, webp, avif, heic, and each input's own format), and
+# checks every output the way a privacy reviewer would: with exiftool and ffprobe, not with
+# mediabatch's own readers.
 #   - no location: `exiftool -a -G1 -location:all -gps:all` finds nothing;
-#   - kept: Make, Model, DateTimeOriginal, CreationDate, Copyright and the Live Photo identifier
-#     (Apple MakerNote MediaGroupUUID in stills, Keys:ContentIdentifier in movies) where the input had them;
-#   - videos: same streams and duration as the input (ffprobe), every audio/video stream decodes
-#     (or fails exactly as the input does).
-# Prints the counts; exits 1 if any check failed.
+#   - kept where the input had them and the output format has a place for them: EXIF Make, Model,
+#     DateTimeOriginal, Copyright; XMP dc:rights and dc:creator; IPTC CopyrightNotice (JPEG, PNG,
+#     TIFF); the Live Photo identifier (Apple MediaGroupUUID in stills, Keys ContentIdentifier and
+#     CreationDate in movies); an ICC profile (the same one unless the colour was converted to sRGB);
+#   - videos: same streams and duration as the input (ffprobe), every stream decodes (or fails
+#     exactly as the input does).
+# Prints one line per format and the totals; exits 1 if any check failed.
 # Usage: scripts/check-location-privacy.sh [INPUT_FOLDER]   (needs a release build: make release)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 input=$(realpath "${1:-../shared/corpus}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-binary=.build/release/mediabatch
+binary=$(realpath .build/release/mediabatch 2>/dev/null)
 [ -x "$binary" ] || { echo "build first: make release" >&2; exit 2; }
 
-"$binary" run pipelines/share-safe.json --input "$input" --output "$work/out" --report "$work/report.json" --quiet
-echo "mediabatch exit code $? (1 = some inputs could not be read; they are listed in the report)"
+formats=(jpeg png webp avif heic own)
+for format in "${formats[@]}"; do
+  transcode=""
+  [ "$format" = own ] || transcode="{\"stage\": \"transcode\", \"to\": \"$format\"},"
+  cat > "$work/$format.json" <<EOF
+{"version": 1, "input": {"root": "$input", "exclude": ["**/.*", "**/MANIFEST.tsv", "**/*.md"]},
+ "output": {"root": "$work/out-$format"},
+ "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 1024}, $transcode
+            {"stage": "stripLocation"}, {"stage": "write"}]}
+EOF
+  "$binary" run "$work/$format.json" --report "$work/report-$format.json" --quiet 2>"$work/errors-$format.txt"
+done
 
-probe() { ffprobe -v error -show_entries stream=index,codec_type,codec_tag_string,duration:format=duration -of compact "$1"; }
-decode() { ffmpeg -nostdin -v error -i "$1" -map 0:v? -map 0:a? -f null - 2>&1; }
+# exiftool reads each tree once; the comparison runs over its JSON.
+exiftool -q -q -j -a -G1 -r -struct "$input" > "$work/input.json" 2>/dev/null
+for format in "${formats[@]}"; do
+  exiftool -q -q -j -a -G1 -r -struct "$work/out-$format" > "$work/output-$format.json" 2>/dev/null
+done
 
-kept_tags=(-Make -Model -DateTimeOriginal -CreationDate -Copyright -MediaGroupUUID -ContentIdentifier)
-outputs=0 with_location_in=0 location_left=0 tags_lost=0 videos=0 video_mismatch=0 video_decode_errors=0
-# The list comes in on descriptor 3: exiftool, ffprobe and ffmpeg all read stdin.
-while IFS= read -r -d '' -u 3 output; do
-  relative=${output#"$work/out/"}
-  stem=${relative%.*}
-  source="$input/$relative"
-  [ -f "$source" ] || source=$(find "$input/$(dirname "$relative")" -maxdepth 1 -type f -name "$(basename "$stem").*" | head -1)
-  outputs=$((outputs + 1))
-  [ -n "$(exiftool -q -q -a -G1 -s -location:all -gps:all "$source")" ] && with_location_in=$((with_location_in + 1))
-  left=$(exiftool -q -q -a -G1 -s -location:all -gps:all "$output")
-  if [ -n "$left" ]; then
-    location_left=$((location_left + 1)); echo "LOCATION LEFT in $relative:"; echo "$left" | sed 's/^/    /'
-  fi
-  missing=$(comm -23 <(exiftool -q -q -s -s "${kept_tags[@]}" "$source" | sort) <(exiftool -q -q -s -s "${kept_tags[@]}" "$output" | sort))
-  if [ -n "$missing" ]; then
-    tags_lost=$((tags_lost + 1)); echo "TAGS LOST in $relative:"; echo "$missing" | sed 's/^/    /'
-  fi
-  case "$relative" in
-    *.mov|*.mp4|*.3gp|*.m4v)
-      videos=$((videos + 1))
-      if [ "$(probe "$source")" != "$(probe "$output")" ]; then
-        video_mismatch=$((video_mismatch + 1)); echo "STREAMS OR DURATION DIFFER in $relative"
-      fi
-      errors=$(decode "$output")
-      if [ -n "$errors" ] && [ "$errors" != "$(decode "$source")" ]; then
-        video_decode_errors=$((video_decode_errors + 1)); echo "DECODE ERRORS in $relative: $errors"
-      fi;;
-  esac
-done 3< <(find "$work/out" -type f ! -name '.*' -print0 | sort -z)
+python3 - "$input" "$work" "${formats[@]}" <<'EOF'
+import json, subprocess, sys
+from pathlib import Path
 
-total() { grep -o "\"$1\" *: *[0-9][0-9]*" "$work/report.json" | tail -1 | grep -o '[0-9]*$'; }
-items=$(total items) failed=$(total failed)
-echo
-echo "inputs: $items, unreadable (reported, skipped): $failed, outputs checked: $outputs"
-echo "inputs with location: $with_location_in; outputs with location left: $location_left"
-echo "outputs missing a kept tag: $tags_lost"
-echo "videos: $videos; stream/duration mismatches: $video_mismatch; decode errors: $video_decode_errors"
-[ $((location_left + tags_lost + video_mismatch + video_decode_errors)) -eq 0 ]
+root, work, formats = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+# exiftool's Location group for -location:all -gps:all, per tag: -listx knows it; -j prints
+# groups only, so the check asks exiftool once per file that has anything GPS-, place- or
+# location-like in its tag list (a superset), and trusts its answer.
+KEPT = ["IFD0:Make", "IFD0:Model", "ExifIFD:DateTimeOriginal", "IFD0:Copyright", "XMP-dc:Rights", "XMP-dc:Creator",
+        "Apple:MediaGroupUUID", "Apple:ContentIdentifier", "Keys:ContentIdentifier", "Keys:CreationDate"]
+IPTC_CARRIERS = {".jpg", ".png", ".tif"}
+VIDEO = {".mov", ".mp4", ".3gp", ".m4v"}
+
+def by_path(path, base):
+    return {str(Path(entry["SourceFile"]).relative_to(base)): entry for entry in json.load(open(path))}
+
+def location(path):
+    out = subprocess.run(["exiftool", "-q", "-q", "-a", "-G1", "-s", "-location:all", "-gps:all", str(path)],
+                         capture_output=True, text=True).stdout.strip()
+    return out
+
+def probe(path):
+    return subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=index,codec_type,codec_tag_string,duration:format=duration",
+                           "-of", "compact", str(path)], capture_output=True, text=True).stdout
+
+def decode_errors(path):
+    return subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-map", "0:v?", "-map", "0:a?", "-f", "null", "-"],
+                          capture_output=True, text=True).stderr
+
+inputs = by_path(work / "input.json", root)
+sources_by_stem = {}
+for relative in inputs:
+    sources_by_stem.setdefault(str(Path(relative).with_suffix("")), []).append(relative)
+had_location = {relative for relative in inputs if location(root / relative)}
+totals = {"outputs": 0, "location": 0, "lost": 0, "video": 0}
+for format in formats:
+    base = work / f"out-{format}"
+    outputs = by_path(work / f"output-{format}.json", base) if base.exists() else {}
+    report = json.load(open(work / f"report-{format}.json"))
+    counts = {"outputs": 0, "location": 0, "lost": 0, "video": 0}
+    for relative, after in sorted(outputs.items()):
+        if relative.startswith(".mediabatch"):
+            continue
+        suffix = Path(relative).suffix.lower()
+        candidates = sources_by_stem.get(str(Path(relative).with_suffix("")), [])
+        same_kind = [c for c in candidates if (Path(c).suffix.lower() in VIDEO) == (suffix in VIDEO)]
+        source = (same_kind or candidates or [None])[0]
+        if source is None:
+            print(f"{format}: no input for {relative}"); continue
+        before = inputs[source]
+        counts["outputs"] += 1
+        left = location(base / relative)
+        if left:
+            counts["location"] += 1
+            print(f"{format}: LOCATION LEFT in {relative}:\n    " + left.replace("\n", "\n    "))
+        wanted = [tag for tag in KEPT if tag in before]
+        if "IPTC:CopyrightNotice" in before and suffix in IPTC_CARRIERS:
+            wanted.append("IPTC:CopyrightNotice")
+        missing = [tag for tag in wanted if str(after.get(tag)) != str(before[tag])]
+        if "ICC_Profile:ProfileDescription" in before and "ICC_Profile:ProfileDescription" not in after:
+            missing.append("ICC profile")
+        if missing:
+            counts["lost"] += 1
+            print(f"{format}: TAGS LOST in {relative}: " + ", ".join(f"{tag} ({before.get(tag, 'present')!s:.40})" for tag in missing))
+        if suffix in VIDEO:
+            if probe(root / source) != probe(base / relative):
+                counts["video"] += 1; print(f"{format}: STREAMS OR DURATION DIFFER in {relative}")
+            errors = decode_errors(base / relative)
+            if errors and errors != decode_errors(root / source):
+                counts["video"] += 1; print(f"{format}: DECODE ERRORS in {relative}: {errors}")
+    summary = report.get("summary", report)
+    totals_line = ", ".join(f"{key} {summary.get('totals', {}).get(key, '?')}" for key in ("ok", "failed", "skipped"))
+    print(f"{format:5} outputs {counts['outputs']:3}  with location {counts['location']}  missing a kept tag {counts['lost']}  "
+          f"video mismatches {counts['video']}   (items: {totals_line})")
+    for key in totals:
+        totals[key] += counts[key]
+print(f"\ninputs: {len(inputs)}, with location: {len(had_location)}; outputs checked: {totals['outputs']} in {len(formats)} formats")
+print(f"outputs with location left: {totals['location']}; outputs missing a kept tag: {totals['lost']}; video mismatches: {totals['video']}")
+sys.exit(1 if totals["location"] + totals["lost"] + totals["video"] else 0)
+EOF
