@@ -96,8 +96,13 @@ struct Inflater {
             let distance = try Self.distanceBase[distanceIndex] + bits(Self.distanceExtraBits[distanceIndex])
             guard distance <= output.count else { throw Self.error("invalid distance too far back") }
             try ensureRoom(for: length)
-            // Byte by byte: a copy may overlap what it writes (distance < length repeats a run).
-            for _ in 0..<length { output.append(output[output.count - distance]) }
+            // A copy may overlap what it writes (distance < length repeats the last `distance`
+            // bytes), so it is built apart, doubling, then appended: appending a slice of
+            // `output` to itself would copy all of it.
+            let source = output.count - distance
+            var copy = Array(output[source..<source + min(distance, length)])
+            while copy.count < length { copy += copy.prefix(length - copy.count) }
+            output += copy
         }
     }
 
