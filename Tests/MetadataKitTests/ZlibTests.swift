@@ -147,11 +147,7 @@ final class ZlibTests: XCTestCase {
     func testOutputStopsAtTheLimit() throws {
         XCTAssertEqual(Zlib.outputLimit, 16 << 20)
         let script = "import sys, zlib; sys.stdout.write(zlib.compress(bytes(1 << 20), 9).hex())"
-        let hex = try PythonReference.runStandardLibrary(script)
-        let bomb = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
-            let start = hex.index(hex.startIndex, offsetBy: offset)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        }
+        let bomb = try ContainerFixtures.bytes(hex: PythonReference.runStandardLibrary(script))
         XCTAssertLessThan(bomb.count, 2000, "a megabyte of zeros compresses 1000:1")
         XCTAssertThrowsError(try Zlib.decompress(bomb, limit: 1 << 16)) { error in
             XCTAssertTrue("\(error)".contains("inflates past 65536 bytes"), "\(error)")
