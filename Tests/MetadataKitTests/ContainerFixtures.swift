@@ -41,7 +41,7 @@ enum ContainerFixtures {
     /// Every copy exiftool finds of one tag, in file order (`-a -s3`), e.g. both cities when two
     /// XMP packets differ.
     static func exiftoolValues(_ tag: String, in path: String) throws -> [String] {
-        let result = try runProcess("exiftool", ["-a", "-s3", "-m", "-\(tag)", path])
+        let result = try runProcess("exiftool", ["-a", "-s3", "-\(tag)", path])
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
