@@ -199,6 +199,27 @@ final class PNGMetadataTests: XCTestCase {
                        ["XMP in PNG zTXt 'XML:com.adobe.xmp' (zlib stream: inflates past \(16 << 20) bytes)"])
     }
 
+    /// Metadata after 2 GiB of image data is found by walking chunk headers: the image data (a
+    /// hole in a sparse file here) is skipped, not read.
+    func testReadsPastHugeImageDataWithoutReadingIt() throws {
+        let header = try ContainerFixtures.bytes(everywhere).prefix(33) // signature, IHDR
+        let imageData = (1 << 31) - 1
+        var idat: [UInt8] = [0, 0, 0, 0] + Array("IDAT".utf8)
+        idat.setUInt32(UInt32(imageData), at: 0)
+        let packet = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        let tail = [0, 0, 0, 0] + PNGMetadata.chunk("iTXt", PNGText.iTXtData(keyword: PNGMetadata.xmpKeyword, text: packet))
+            + PNGMetadata.chunk("IEND", [])
+        let path = Fixtures.temporaryFolder().appendingPathComponent("huge.png").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(header + idat)))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: UInt64(header.count + idat.count + imageData))
+        try handle.write(contentsOf: Data(tail))
+        try handle.close()
+        let started = Date()
+        XCTAssertEqual(try PNGMetadata.readMetadata(path: path).xmp, packet)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "seconds: nothing like 2 GiB was read")
+    }
+
     /// Until `WriteStage` writes through `PNGMetadata`: its splice replaces libvips' EXIF copies
     /// by one and leaves everything else, libvips' XMP included, where it was.
     func testPNGChunksReplacesOnlyTheExif() throws {
