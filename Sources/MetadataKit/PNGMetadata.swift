@@ -33,24 +33,26 @@ public enum PNGMetadata: MetadataContainer {
             throw MetadataFormatError(message: "not a PNG")
         }
         var copies = MetadataCopies()
-        var offset = 8
-        while offset < file.size {
-            let chunk = try chunk(at: offset, in: file)
-            if chunk.type == "IEND" { break }
-            try read(chunk, in: file, into: &copies)
-            offset = chunk.end
-        }
+        try forEachChunk(size: file.size, reading: file.bytes) { chunk in try read(chunk, in: file, into: &copies) }
         return copies.blocks
     }
 
-    private static func chunk(at offset: Int, in file: RandomAccessFile) throws -> Chunk {
-        let header = try file.bytes(at: offset, count: min(8, file.size - offset))
-        // A length has 31 bits (PNG §5.3).
-        guard let length = header.uint32(at: 0).map(Int.init), length < 1 << 31, let type = header.fourCC(at: 4),
-              length <= file.size - offset - 12 else {
-            throw MetadataFormatError(message: "PNG chunk at offset \(offset) runs past the end of the file")
+    /// Each chunk after the signature up to `IEND` (or the end of the file), its header read
+    /// through `read` (offset, count): its data is for `visit` to read or skip.
+    private static func forEachChunk(size: Int, reading read: (Int, Int) throws -> [UInt8], _ visit: (Chunk) throws -> Void) throws {
+        var offset = 8
+        while offset < size {
+            let header = try read(offset, min(8, size - offset))
+            // A length has 31 bits (PNG §5.3).
+            guard let length = header.uint32(at: 0).map(Int.init), length < 1 << 31, let type = header.fourCC(at: 4),
+                  length <= size - offset - 12 else {
+                throw MetadataFormatError(message: "PNG chunk at offset \(offset) runs past the end of the file")
+            }
+            let chunk = Chunk(type: type, offset: offset, length: length)
+            try visit(chunk)
+            if type == "IEND" { return }
+            offset = chunk.end
         }
-        return Chunk(type: type, offset: offset, length: length)
     }
 
     /// Reads a chunk's data only when it is a metadata chunk: a text chunk's keyword first.
@@ -145,15 +147,7 @@ public enum PNGMetadata: MetadataContainer {
     static func chunks(of png: [UInt8]) throws -> [Chunk] {
         guard png.starts(with: PNGStructure.signature) else { throw MetadataFormatError(message: "not a PNG") }
         var chunks: [Chunk] = []
-        var offset = 8
-        while chunks.last?.type != "IEND" {
-            guard let length = png.uint32(at: offset).map(Int.init), let type = png.fourCC(at: offset + 4),
-                  length <= png.count - offset - 12 else {
-                throw MetadataFormatError(message: "PNG chunk at offset \(offset) runs past the end of the file")
-            }
-            chunks.append(Chunk(type: type, offset: offset, length: length))
-            offset += 12 + length
-        }
+        try forEachChunk(size: png.count, reading: { Array(png[$0..<$0 + $1]) }) { chunks.append($0) }
         return chunks
     }
 

@@ -31,23 +31,31 @@ public enum WebPMetadata: MetadataContainer {
     /// each kind is the block (an `XMP\0` chunk's packet only when there is no `XMP ` one).
     public static func readMetadata(path: String) throws -> MetadataBlocks {
         let file = try RandomAccessFile(path: path)
-        let header = try file.bytes(at: 0, count: min(12, file.size))
+        var copies = MetadataCopies()
+        try forEachChunk(size: file.size, reading: file.bytes) { chunk in
+            if [exifFourCC, xmpFourCC, misspelledXMPFourCC].contains(chunk.fourCC) { try read(chunk, in: file, into: &copies) }
+        }
+        return copies.blocks
+    }
+
+    /// Each chunk after the RIFF header, as far as the RIFF size and the file both reach, its
+    /// header read through `read` (offset, count): its payload is for `visit` to read or skip.
+    private static func forEachChunk(size: Int, reading read: (Int, Int) throws -> [UInt8], _ visit: (Chunk) throws -> Void) throws {
+        let header = try read(0, min(12, size))
         guard header.fourCC(at: 0) == "RIFF", header.fourCC(at: 8) == "WEBP", let riffSize = header.uint32(at: 4, bigEndian: false)
         else { throw MetadataFormatError(message: "not a WebP") }
-        let end = min(file.size, 8 + Int(riffSize))
-        var copies = MetadataCopies()
+        let end = min(size, 8 + Int(riffSize))
         var offset = 12
         while offset + 8 <= end {
-            let chunkHeader = try file.bytes(at: offset, count: 8)
+            let chunkHeader = try read(offset, 8)
             guard let fourCC = chunkHeader.fourCC(at: 0), let size = chunkHeader.uint32(at: 4, bigEndian: false).map(Int.init),
                   size <= end - offset - 8 else {
                 throw MetadataFormatError(message: "WebP chunk at offset \(offset) runs past the end of the file")
             }
             let chunk = Chunk(fourCC: fourCC, offset: offset, size: size)
-            if [exifFourCC, xmpFourCC, misspelledXMPFourCC].contains(fourCC) { try read(chunk, in: file, into: &copies) }
+            try visit(chunk)
             offset = chunk.end
         }
-        return copies.blocks
     }
 
     private static func read(_ chunk: Chunk, in file: RandomAccessFile, into copies: inout MetadataCopies) throws {
@@ -88,7 +96,8 @@ public enum WebPMetadata: MetadataContainer {
         }
         var body: [UInt8] = []
         for (index, chunk) in kept.enumerated() where chunk.fourCC != "VP8X" {
-            body += webp[chunk.offset..<chunk.end]
+            // The padding byte is written afresh: a file may end without its last one.
+            body += webp[chunk.offset..<chunk.payload.upperBound] + (chunk.size % 2 == 1 ? [0] : [])
             if index == lastImageChunk { for chunk in added { body += Self.chunk(chunk.fourCC, chunk.payload) } }
         }
         let fourCCs = Set(kept.map(\.fourCC) + added.map(\.fourCC))
@@ -108,19 +117,8 @@ public enum WebPMetadata: MetadataContainer {
 
     /// The chunks after the RIFF header, in a whole file in memory.
     static func chunks(of webp: [UInt8]) throws -> [Chunk] {
-        guard webp.fourCC(at: 0) == "RIFF", webp.fourCC(at: 8) == "WEBP", let riffSize = webp.uint32(at: 4, bigEndian: false),
-              Int(riffSize) <= webp.count - 8 else { throw MetadataFormatError(message: "not a WebP") }
-        let end = 8 + Int(riffSize)
         var chunks: [Chunk] = []
-        var offset = 12
-        while offset + 8 <= end {
-            guard let fourCC = webp.fourCC(at: offset), let size = webp.uint32(at: offset + 4, bigEndian: false).map(Int.init),
-                  size <= end - offset - 8 else {
-                throw MetadataFormatError(message: "WebP chunk at offset \(offset) runs past the end of the file")
-            }
-            chunks.append(Chunk(fourCC: fourCC, offset: offset, size: size))
-            offset = min(end, offset + 8 + size + size % 2)
-        }
+        try forEachChunk(size: webp.count, reading: { Array(webp[$0..<$0 + $1]) }) { chunks.append($0) }
         return chunks
     }
 

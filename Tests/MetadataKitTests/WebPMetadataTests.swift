@@ -156,6 +156,10 @@ final class WebPMetadataTests: XCTestCase {
             do { _ = try WebPMetadata.writingMetadata(blocks, into: bytes) } catch is MetadataFormatError {}
         }
         XCTAssertThrowsError(try WebPMetadata.writingMetadata(blocks, into: Array(original.prefix(11))))
+        XCTAssertEqual(original.count % 2, 0)
+        XCTAssertEqual(try WebPMetadata.chunks(of: original).last.map { $0.size % 2 }, 1, "the last chunk is padded")
+        let unpadded = try WebPMetadata.writingMetadata(blocks, into: Array(original.dropLast()))
+        XCTAssertEqual(unpadded.bytes, try WebPMetadata.writingMetadata(blocks, into: original).bytes, "the padding byte put back")
     }
 
     /// Until `WriteStage` writes through `WebPMetadata`: its splice replaces libvips' EXIF by
