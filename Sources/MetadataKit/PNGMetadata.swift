@@ -121,10 +121,15 @@ public enum PNGMetadata: MetadataContainer {
             let profile = PNGRawProfile(name: iptcProfileName, bytes: resources)
             added += chunk("zTXt", PNGText.zTXtData(keyword: iptcKeyword, text: profile.text))
         }
-        let bytes = try replacingChunks(in: file, adding: added) { chunk in
-            chunk.type == exifType || PNGText.types.contains(chunk.type) && PNGText.keyword(of: file[chunk.data]).flatMap(PNGTextPlace.init(keyword:)) != nil
-        }
-        return MetadataWriting(bytes: bytes)
+        return MetadataWriting(bytes: try replacingChunks(in: file, adding: added) { isMetadata($0, in: file) })
+    }
+
+    /// Whether a chunk holds a copy of a block (or, ImageMagick's, of a single property): every
+    /// such chunk goes when the model's blocks are written.
+    private static func isMetadata(_ chunk: Chunk, in png: [UInt8]) -> Bool {
+        guard chunk.type != exifType else { return true }
+        guard PNGText.types.contains(chunk.type), let keyword = PNGText.keyword(of: png[chunk.data]) else { return false }
+        return PNGTextPlace(keyword: keyword) != nil
     }
 
     /// `png` without the chunks `removing` picks, with `added` (whole chunks) before its first

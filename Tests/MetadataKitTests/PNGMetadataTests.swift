@@ -88,6 +88,13 @@ final class PNGMetadataTests: XCTestCase {
         XCTAssertFalse(after[image...].contains { ["eXIf", "iTXt", "zTXt", "tEXt"].contains($0.prefix(4)) })
         XCTAssertEqual(before.filter { ["IHDR", "iCCP", "IDAT", "IEND"].contains($0) }, after.filter { ["IHDR", "iCCP", "IDAT", "IEND"].contains($0) })
 
+        // The IPTC profile's text is exiftool's, byte for byte; only the compression differs.
+        let iptcProfile = { (png: [UInt8]) in
+            try PNGMetadata.chunks(of: png).first { $0.type == "zTXt" && PNGText.keyword(of: png[$0.data]) == PNGMetadata.iptcKeyword }
+                .map { try PNGText(type: "zTXt", data: Array(png[$0.data])).text }
+        }
+        XCTAssertEqual(try iptcProfile(written.bytes), try iptcProfile(ContainerFixtures.bytes(everywhere)))
+
         let path = try ContainerFixtures.write(written.bytes, as: "written.png")
         try ContainerFixtures.assertKept(in: path, makerNoteOf: still)
         XCTAssertEqual(try ContainerFixtures.exiftoolValues("XMP-photoshop:City", in: path), ["Cambridge"])
