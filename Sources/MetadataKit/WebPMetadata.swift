@@ -5,8 +5,9 @@
 public enum WebPMetadata: MetadataContainer {
     static let exifFourCC = "EXIF"
     static let xmpFourCC = "XMP "
-    /// What some writers (iOS 11's exports among them) call the XMP chunk; exiftool and libvips
-    /// ignore it, but it is there, so it is read as a lesser copy and removed on writing.
+    /// What some writers call the XMP chunk (samples/webp/iphone_x_exif_gps.webp has one);
+    /// exiftool and libvips ignore it, but it is there, so it is read as a lesser copy and
+    /// removed on writing.
     static let misspelledXMPFourCC = "XMP\0"
     /// VP8X flag bits (WebP container specification).
     static let exifFlag: UInt8 = 0x08
