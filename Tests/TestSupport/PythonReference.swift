@@ -19,6 +19,14 @@ public enum PythonReference {
         return result.stdout
     }
 
+    /// Runs `script` with the system's python3 and its standard library alone (zlib, struct): for
+    /// references that need no package, so no venv is made.
+    public static func runStandardLibrary(_ script: String, _ arguments: [String] = []) throws -> String {
+        let result = try runProcess("python3", ["-c", script] + arguments)
+        try check(result)
+        return result.stdout
+    }
+
     private static func check(_ result: ProcessResult) throws {
         guard result.exitCode == 0 else { throw PythonReferenceError(message: result.stderr) }
     }
