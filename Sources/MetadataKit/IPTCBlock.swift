@@ -90,14 +90,20 @@ public enum IPTCBlock {
         return MetadataRemoval(bytes: output, removed: removed.uniqued())
     }
 
+    /// Resources that copy what other blocks carry, or show the input: the IIM digest (it
+    /// describes the IIM as it was), EXIF (0x0422) and XMP (0x0424) copies, which would carry
+    /// location past every edit of the real blocks, and thumbnails (0x0409, 0x040C) of the
+    /// input's framing.
+    static let copiesOfOtherBlocks: Set<UInt16> = [iimDigestResourceID, 0x0422, 0x0424, 0x0409, 0x040C]
+
     /// The IIM copies and the other resources of a Photoshop image-resource block, with or
-    /// without its `Photoshop 3.0` header; of other resources sharing an id, the first. The IIM
-    /// digest (0x0425) is left out: it describes the IIM as it was.
+    /// without its `Photoshop 3.0` header; of other resources sharing an id, the first; none of
+    /// `copiesOfOtherBlocks`.
     public static func splitting(photoshopResources block: [UInt8]) throws -> (iim: [[UInt8]], others: [UInt8]?) {
         let start = block.starts(with: photoshopHeader) ? photoshopHeader.count : 0
         let (resources, _) = try resources(in: block, from: start)
         var iim: [[UInt8]] = [], others: [UInt8] = [], seen: Set<UInt16> = []
-        for resource in resources where resource.id != iimDigestResourceID {
+        for resource in resources where !copiesOfOtherBlocks.contains(resource.id) {
             if resource.id == iimResourceID {
                 iim.append(Array(block[resource.data]))
             } else if seen.insert(resource.id).inserted { // a second copy's resources repeat the first's

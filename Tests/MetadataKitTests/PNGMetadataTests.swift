@@ -226,19 +226,4 @@ final class PNGMetadataTests: XCTestCase {
         XCTAssertEqual(try PNGMetadata.readMetadata(path: path).xmp, packet)
         XCTAssertLessThan(Date().timeIntervalSince(started), 1, "seconds: nothing like 2 GiB was read")
     }
-
-    /// Until `WriteStage` writes through `PNGMetadata`: its splice replaces libvips' EXIF copies
-    /// by one and leaves everything else, libvips' XMP included, where it was.
-    func testPNGChunksReplacesOnlyTheExif() throws {
-        let encoded = try ContainerFixtures.bytes(ContainerFixtures.libvipsCopy(of: everywhere, as: "png"))
-        let exif = try XCTUnwrap(PNGMetadata.readMetadata(path: everywhere).exif)
-        let spliced = try XCTUnwrap(PNGChunks.replacingExif(in: encoded, with: exif))
-        let before = try layout(encoded), after = try layout(spliced)
-        XCTAssertEqual(after.filter { $0 != "eXIf" }, before.filter { $0 != "eXIf" })
-        XCTAssertEqual(after.filter { $0 == "eXIf" }.count, 1)
-        XCTAssertLessThan(try XCTUnwrap(after.firstIndex(of: "eXIf")), try XCTUnwrap(after.firstIndex(of: "IDAT")))
-        let path = try ContainerFixtures.write(spliced, as: "spliced.png")
-        XCTAssertEqual(try ContainerFixtures.exiftoolValues("Apple:MediaGroupUUID", in: path), [ContainerFixtures.livePhotoIdentifier])
-        XCTAssertNil(PNGChunks.replacingExif(in: Array(encoded.dropLast(20)), with: exif), "a cut file")
-    }
 }

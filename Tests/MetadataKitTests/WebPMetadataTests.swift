@@ -161,19 +161,4 @@ final class WebPMetadataTests: XCTestCase {
         let unpadded = try WebPMetadata.writingMetadata(blocks, into: Array(original.dropLast()))
         XCTAssertEqual(unpadded.bytes, try WebPMetadata.writingMetadata(blocks, into: original).bytes, "the padding byte put back")
     }
-
-    /// Until `WriteStage` writes through `WebPMetadata`: its splice replaces libvips' EXIF by
-    /// ours, leaving libvips' XMP as it was.
-    func testWebPChunksReplacesOnlyTheExif() throws {
-        let encoded = try ContainerFixtures.bytes(ContainerFixtures.libvipsCopy(of: everywhere, as: "webp"))
-        let exif = try XCTUnwrap(WebPMetadata.readMetadata(path: everywhere).exif)
-        let spliced = try XCTUnwrap(WebPChunks.replacingExif(in: encoded, with: exif))
-        XCTAssertEqual(try fourCCs(spliced), ["VP8X", "ICCP", "VP8 ", "EXIF", "XMP "])
-        let xmp = { (webp: [UInt8]) in try WebPMetadata.chunks(of: webp).first { $0.fourCC == "XMP " }.map { Array(webp[$0.payload]) } }
-        XCTAssertEqual(try xmp(spliced), try xmp(encoded))
-        let path = try ContainerFixtures.write(spliced, as: "spliced.webp")
-        XCTAssertEqual(try ContainerFixtures.exiftoolValues("Apple:MediaGroupUUID", in: path), [ContainerFixtures.livePhotoIdentifier])
-        XCTAssertEqual(try ContainerFixtures.exiftoolValues("Warning", in: path), [])
-        XCTAssertNil(WebPChunks.replacingExif(in: Array(encoded.dropLast(20)), with: exif), "a cut file")
-    }
 }

@@ -7,7 +7,9 @@ extension MediaFormat {
     var metadataContainer: MetadataContainer.Type? {
         switch self {
         case .jpeg: return JPEGMetadata.self
-        case .png, .webp, .tiff, .heic, .avif: return nil
+        case .png: return PNGMetadata.self
+        case .webp: return WebPMetadata.self
+        case .tiff, .heic, .avif: return nil
         case .gif, .mov, .mp4, .threeGP: return nil
         }
     }
