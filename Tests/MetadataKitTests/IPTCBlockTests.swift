@@ -107,11 +107,12 @@ final class IPTCBlockTests: XCTestCase {
         let first = version + dataset(2, 90, "Mainz"), second = version + dataset(2, 116, "(c) Kyra")
         let resolution = resource(0x03ED, [0, 0x48, 0, 0, 0, 1, 0, 1, 0, 0x48, 0, 0, 0, 1, 0, 1])
         let digest = resource(0x0425, [UInt8](repeating: 7, count: 16))
+        let exifCopy = resource(0x0422, Array("MM\0*".utf8) + [0, 0, 0, 8, 0, 0]), thumbnail = resource(0x040C, [0xFF, 0xD8])
         for header in [IPTCBlock.photoshopHeader, []] {
             let split = try IPTCBlock.splitting(photoshopResources: header + resource(0x0404, first) + resolution + digest
-                                                + resource(0x0404, second))
+                                                + exifCopy + thumbnail + resource(0x0404, second))
             XCTAssertEqual(split.iim, [first, second])
-            XCTAssertEqual(split.others, resolution, "the digest describes the IIM as it was")
+            XCTAssertEqual(split.others, resolution, "the digest describes the IIM as it was; EXIF copies and thumbnails go")
         }
         XCTAssertThrowsError(try IPTCBlock.splitting(photoshopResources: Array("8BIM".utf8) + [4, 4, 0, 0, 0, 0, 1, 0]))
     }
