@@ -260,37 +260,14 @@ public struct ExifData: Sendable, Equatable {
     /// A new, compact EXIF block with the same tags: IFD0 limited to `ifd0Tags` (plus the EXIF
     /// and GPS pointers), then the EXIF, GPS and interoperability directories whole, no IFD1.
     /// For TIFF inputs, whose EXIF is the file's own first IFD among strip offsets and
-    /// megabytes of pixels. Values move, so a MakerNote using absolute offsets would break;
-    /// Apple's counts from its own start and survives.
+    /// megabytes of pixels. Values move; a MakerNote addressing its values from the TIFF header
+    /// has them moved with it (see `MakerNoteOffsets`).
     public func compacted(keepingIFD0Tags ifd0Tags: Set<UInt16>) -> ExifData {
-        var output: [UInt8] = Array(tiff.prefix(4)) + [0, 0, 0, 0]
-        output.setUInt32(8, at: 4, bigEndian: bigEndian)
-        writeDirectory(.ifd0, into: &output) { ifd0Tags.contains($0) || Self.pointedDirectory($0, from: .ifd0) != nil }
-        return ExifData(output)!
-    }
-
-    /// Appends a directory, then its out-of-line values and the directories it points to.
-    private func writeDirectory(_ directory: Directory, into output: inout [UInt8], including: (UInt16) -> Bool = { _ in true }) {
-        let entries = entries(in: directory).filter { entry in
-            including(entry.tag) && Self.pointedDirectory(entry.tag, from: directory).map { offset(of: $0) != nil } ?? true
-        }
-        let start = output.count
-        output += [UInt8](repeating: 0, count: 2 + entries.count * 12 + 4)
-        output.setUInt16(UInt16(entries.count), at: start, bigEndian: bigEndian)
-        for (index, entry) in entries.enumerated() {
-            let at = start + 2 + index * 12
-            output.replaceSubrange(at..<at + 8, with: tiff[entry.entryOffset..<entry.entryOffset + 8])
-            if let child = Self.pointedDirectory(entry.tag, from: directory) {
-                output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
-                writeDirectory(child, into: &output)
-            } else if entry.isInline {
-                output.replaceSubrange(at + 8..<at + 12, with: tiff[entry.entryOffset + 8..<entry.entryOffset + 12])
-            } else {
-                if output.count % 2 == 1 { output.append(0) } // TIFF values start on a word boundary
-                output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
-                output += tiff[entry.valueOffset..<entry.valueOffset + entry.valueLength]
-            }
-        }
+        var reader = TIFFDirectoryReader(source: tiff, bigEndian: bigEndian)
+        let ifd0 = offset(of: .ifd0).flatMap { try? reader.directory(.ifd0, at: $0, including: ifd0Tags.contains) }
+            ?? TIFFDirectory(kind: .ifd0, bigEndian: bigEndian, entries: [], children: [:])
+        // Only a block past 4 GiB fails, and none is read that large.
+        return (try? ifd0.exifBlock()) ?? ExifData(Array(tiff.prefix(4)) + [0, 0, 0, 0])!
     }
 
     /// Overwrites an existing SHORT or LONG value (Orientation, pixel dimensions); absent tags
