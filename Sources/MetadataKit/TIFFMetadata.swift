@@ -1,0 +1,155 @@
+import Foundation
+
+/// A TIFF's places for metadata, all in its first directory (IFD0): descriptive tags (Make,
+/// Model, Copyright…) among the image's own, pointers to the EXIF and GPS directories, XMP (tag
+/// 700), IPTC-IIM (33723) and Photoshop image resources (34377, where IIM is kept a second time).
+///
+/// Classic TIFF in either byte order. BigTIFF (64-bit offsets) is not read: its metadata is
+/// reported unreadable and left out; writing into one throws.
+public enum TIFFMetadata: MetadataContainer {
+    static let xmpTag: UInt16 = 700
+    static let iptcTag: UInt16 = 33723
+    static let photoshopTag: UInt16 = 34377
+    static let blockTags: Set<UInt16> = [xmpTag, iptcTag, photoshopTag]
+
+    /// IFD0 tags that say how a TIFF stores its pixels (and the ICC profile, libvips' to carry):
+    /// the encoder's, never taken from an input's EXIF. WhitePoint, PrimaryChromaticities and
+    /// TransferFunction describe the input's colours, which the encoder may have converted.
+    static let imageStructureTags: Set<UInt16> = Set([
+        0x00FE, 0x00FF, 0x0100, 0x0101, 0x0102, 0x0103, 0x0106, 0x0107, 0x0108, 0x0109, 0x010A, 0x0111, 0x0115,
+        0x0116, 0x0117, 0x0118, 0x0119, 0x011C, 0x0122, 0x0123, 0x0124, 0x0125, 0x012D, 0x013D, 0x013E, 0x013F,
+        0x0140, 0x0142, 0x0143, 0x0144, 0x0145, 0x014A, 0x0152, 0x0153, 0x0154, 0x0155, 0x0156, 0x015B, 0x0211,
+        0x0212, 0x0213, 0x0214, 0x8773, 0x935C,
+    ] + Array(0x0200...0x0209))
+
+    /// Descriptive IFD0 tags the encoder writes of the image it saved: kept unless `blocks.exif` has its own.
+    static let imageFacts: Set<UInt16> = [ExifTag.orientation, ExifTag.xResolution, ExifTag.yResolution, ExifTag.resolutionUnit]
+
+    // MARK: Reading
+
+    public static func readMetadata(path: String) throws -> MetadataBlocks {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw MetadataFormatError(message: "cannot open \(path)") }
+        defer { try? handle.close() }
+        let source = TIFFFileSource(handle: handle, size: Int(try handle.seekToEnd()))
+        guard let header = source.bytes(at: 0, count: 8), let kind = TIFFHeader(header) else {
+            throw MetadataFormatError(message: "\(path) is not a TIFF file")
+        }
+        guard case .classic(let bigEndian, let ifd0) = kind else {
+            return MetadataBlocks(unreadable: ["TIFF metadata (BigTIFF is not read)"])
+        }
+        var reader = TIFFDirectoryReader(source: source, bigEndian: bigEndian)
+        var directory = try reader.directory(.ifd0, at: ifd0) { ExifTag.descriptiveIFD0.contains($0) || blockTags.contains($0) }
+        let values = Dictionary(directory.entries.map { ($0.tag, $0.value) }) { first, _ in first }
+        directory.entries.removeAll { blockTags.contains($0.tag) }
+        var blocks = MetadataBlocks(exif: directory.isEmpty ? nil : try directory.exifBlock())
+        blocks.unreadable = reader.problems
+        blocks.xmp = values[xmpTag].flatMap { readableXMP($0, &blocks.unreadable) }
+        readIPTC(iptc: values[iptcTag], photoshop: values[photoshopTag], into: &blocks)
+        return blocks
+    }
+
+    /// The packet, or nil (and a line in `unreadable`) when it is not well-formed XML.
+    static func readableXMP(_ packet: [UInt8], _ unreadable: inout [String]) -> [UInt8]? {
+        do {
+            _ = try XMPPacket.properties(in: packet)
+            return packet
+        } catch {
+            unreadable.append("XMP (\(error))")
+            return nil
+        }
+    }
+
+    /// IIM from tag 33723 (bare, or Photoshop resources as libvips writes what a JPEG's APP13
+    /// held) and from every 0x0404 resource of tag 34377, merged; the other resources go to
+    /// `photoshop`. A copy that cannot be parsed is left out whole.
+    private static func readIPTC(iptc: [UInt8]?, photoshop: [UInt8]?, into blocks: inout MetadataBlocks) {
+        var copies: [[UInt8]] = [], others: [UInt8] = []
+        for (name, value) in [("IPTC-NAA (tag 33723)", iptc), ("Photoshop resources (tag 34377)", photoshop)] {
+            guard let value, value.contains(where: { $0 != 0 }) else { continue }
+            do {
+                if name.hasPrefix("IPTC"), value.first == IPTCBlock.datasetTag {
+                    copies.append(try checkedIIM(value))
+                } else {
+                    let split = try IPTCBlock.splitting(photoshopResources: value)
+                    copies += try split.iim.map(checkedIIM)
+                    others += split.others ?? []
+                }
+            } catch {
+                blocks.unreadable.append("\(name) (\(error))")
+            }
+        }
+        blocks.iptc = try? IPTCBlock.merging(copies)
+        blocks.photoshop = others.isEmpty ? nil : others
+    }
+
+    static func checkedIIM(_ iim: [UInt8]) throws -> [UInt8] {
+        _ = try IPTCBlock.merging([iim])
+        return iim
+    }
+
+    // MARK: Writing
+
+    /// `file` with a new IFD0 appended and the header pointed at it: the encoder's image tags
+    /// (strips or tiles, compression, resolution, ICC profile…), then, replacing any of the same
+    /// tag, the descriptive IFD0 tags of `blocks.exif`, its EXIF and GPS directories, XMP (700),
+    /// IPTC in 33723 (LONG, as Photoshop and exiftool write it) and, when there are other
+    /// Photoshop resources, in 34377 with them as resource 0x0404 (BYTE, as Photoshop and libtiff
+    /// write it; exiftool's validator calls UNDEFINED non-standard). The old IFD0 and the metadata it
+    /// held are zeroed; pixel data and the directories after IFD0 stay where they are.
+    public static func writingMetadata(_ blocks: MetadataBlocks, into file: [UInt8]) throws -> MetadataWriting {
+        guard let kind = TIFFHeader(file), case .classic(let bigEndian, let ifd0Offset) = kind else {
+            throw MetadataFormatError(message: "not a classic TIFF file")
+        }
+        var reader = TIFFDirectoryReader(source: file, bigEndian: bigEndian, budget: .max)
+        let encoder = try reader.directory(.ifd0, at: ifd0Offset)
+        guard reader.problems.isEmpty else {
+            throw MetadataFormatError(message: "the encoder's IFD0 cannot be carried: \(reader.problems.joined(separator: "; "))")
+        }
+        var ifd0 = try metadataDirectory(blocks, bigEndian: bigEndian)
+        let replaced = Set(ifd0.entries.map(\.tag)).union(blockTags).union(ExifTag.descriptiveIFD0.subtracting(imageFacts))
+        for entry in encoder.entries where !replaced.contains(entry.tag) { ifd0.set(entry) }
+        var output = file
+        let next = file.uint32(at: ifd0Offset + 2 + (Int(file.uint16(at: ifd0Offset, bigEndian: bigEndian) ?? 0)) * 12,
+                               bigEndian: bigEndian) ?? 0
+        zero(encoder, keeping: { !replaced.contains($0) }, in: &output)
+        let start = try ifd0.append(to: &output, next: next)
+        output.setUInt32(try TIFFDirectory.offsetField(start), at: 4, bigEndian: bigEndian)
+        return MetadataWriting(bytes: output)
+    }
+
+    /// IFD0 entries and directories for `blocks`, in the file's byte order.
+    static func metadataDirectory(_ blocks: MetadataBlocks, bigEndian: Bool) throws -> TIFFDirectory {
+        var directory = TIFFDirectory(kind: .ifd0, bigEndian: bigEndian, entries: [], children: [:])
+        if let exif = blocks.exif, let offset = exif.offset(of: .ifd0) {
+            var reader = TIFFDirectoryReader(source: exif.tiff, bigEndian: exif.bigEndian)
+            let model = try reader.directory(.ifd0, at: offset) { !imageStructureTags.contains($0) && !blockTags.contains($0) }
+            directory = model.converted(toBigEndian: bigEndian)
+        }
+        func block(_ tag: UInt16, _ type: UInt16, _ value: [UInt8]) {
+            // A LONG-typed block counts whole LONGs: zeros pad it, as IIM readers expect.
+            let padded = type == 4 ? value + [UInt8](repeating: 0, count: (4 - value.count % 4) % 4) : value
+            directory.set(.init(tag: tag, type: type, count: type == 4 ? padded.count / 4 : padded.count, value: padded, sourceOffset: 0))
+        }
+        if let xmp = blocks.xmp { block(xmpTag, 1, xmp) }
+        if let iptc = blocks.iptc { block(iptcTag, 4, iptc) }
+        // Photoshop keeps IIM in its resources too, and exiftool updates both copies where both
+        // are; a file without other resources gets 33723 alone, as exiftool writes a new TIFF.
+        if let others = blocks.photoshop, let resources = IPTCBlock.photoshopResources(iim: blocks.iptc, others: others) {
+            block(photoshopTag, 1, resources)
+        }
+        return directory
+    }
+
+    /// Zeroes the directory as it sat in `output`, the values of the entries `keeping` does not
+    /// accept and the directories it points to, whole: nothing the encoder wrote as metadata is
+    /// left in the file for a reader that scans bytes rather than following offsets.
+    private static func zero(_ directory: TIFFDirectory, keeping: (UInt16) -> Bool = { _ in false }, in output: inout [UInt8]) {
+        let count = Int(output.uint16(at: directory.sourceOffset, bigEndian: directory.bigEndian) ?? 0)
+        let tableLength = min(2 + count * 12 + 4, output.count - directory.sourceOffset)
+        let stale = directory.entries.filter { !keeping($0.tag) && $0.value.count > 4 }.map { ($0.sourceOffset, $0.value.count) }
+        for (start, length) in [(directory.sourceOffset, tableLength)] + stale where start >= 0 && start + length <= output.count {
+            output.replaceSubrange(start..<start + length, with: repeatElement(0, count: length))
+        }
+        for child in directory.children.values { zero(child, in: &output) }
+    }
+}
