@@ -75,6 +75,61 @@ final class HEIFMetadataTests: XCTestCase {
         XCTAssertNil(output.firstOffset(of: [0x1C, 0x02, 0x5A]), "no IIM City dataset left")
     }
 
+    /// A grid AVIF as libheif lays one out (iloc version 1, the grid's description in `idat`, the
+    /// Exif item describing the grid): the writer keeps the layout and every image item's data.
+    func testAGridWithItsDescriptionInIdatKeepsItsLayout() throws {
+        let fixture = Fixtures.fixtures.appendingPathComponent("metadata/avif-grid-location.avif")
+        var blocks = try HEIFMetadata.readMetadata(path: fixture.path)
+        XCTAssertEqual(blocks.exif?.string(ExifTag.make, in: .ifd0), "mediabatch")
+        XCTAssertEqual(try XMPPacket.locationValues(in: XCTUnwrap(blocks.xmp))["photoshop:City"], "Wien")
+        blocks.exif?.remove(ExifTag.gpsPointer, from: .ifd0)
+        blocks.xmp = try XMPPacket.removingLocation(from: XCTUnwrap(blocks.xmp))?.bytes
+        let copy = Fixtures.temporaryFolder().appendingPathComponent("grid.avif")
+        try FileManager.default.copyItem(at: fixture, to: copy)
+        let input = try [UInt8](Data(contentsOf: copy))
+        let output = try HEIFMetadata.writingMetadata(blocks, into: input).bytes
+        try Data(output).write(to: readBackURL(copy))
+        let meta = try XCTUnwrap(ISOBox.boxes(in: output, 0..<output.count).first { $0.type == "meta" })
+        let parsed = try HEIFMetaBox(output, meta)
+        XCTAssertEqual(parsed.locations.version, 1)
+        XCTAssertEqual(parsed.items.map(\.type).sorted(), ["Exif", "av01", "av01", "av01", "av01", "grid", "mime"])
+        XCTAssertEqual(parsed.references.references.filter { $0.type == "cdsc" }.map(\.to), [[5], [5]], "describing the grid")
+        let tags = try exiftool(readBackURL(copy).path, ["-warning", "-IFD0:Make"])
+        XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+        XCTAssertEqual(tags["IFD0:Make"] as? String, "mediabatch")
+        XCTAssertEqual(try locationTags(readBackURL(copy).path), [])
+        XCTAssertEqual(try runProcess("heif-info", [readBackURL(copy).path]).exitCode, 0)
+        XCTAssertEqual(try rawPixels(readBackURL(copy)), try rawPixels(copy), "same pixels")
+    }
+
+    /// A damaged item is named unreadable and left out; cut-off and flipped files never trap.
+    func testDamagedItemsAreNamedUnreadableAndNothingTraps() throws {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
+        let url = Fixtures.temporaryFolder().appendingPathComponent("damaged.heic")
+        var damaged = original
+        let iim = try XCTUnwrap(original.firstOffset(of: [0x1C, 0x02, 0x5A, 0x00, 0x08]))
+        damaged[iim + 3] = 0xFF // the City dataset claims 65 KB
+        let tiff = try XCTUnwrap(original.firstOffset(of: Array("II*\0".utf8)))
+        damaged[tiff] = 0x58 // no byte-order mark: no TIFF header
+        try Data(damaged).write(to: url)
+        let blocks = try HEIFMetadata.readMetadata(path: url.path)
+        XCTAssertNil(blocks.exif)
+        XCTAssertNil(blocks.iptc)
+        XCTAssertEqual(blocks.unreadable.map { $0.components(separatedBy: " (").first ?? "" }, ["exif item 2", "iptc item 4"])
+        XCTAssertNotNil(blocks.xmp, "the XMP item is fine")
+        var generator = SplitMix(seed: 0x6D657461)
+        let meta = 28..<534
+        for round in 0..<400 {
+            var bytes = round % 4 == 0 ? Array(original.prefix(Int(generator.next() % UInt64(original.count)))) : original
+            for _ in 0..<(round % 4 == 0 ? 0 : 1 + Int(generator.next() % 4)) {
+                bytes[meta.lowerBound + Int(generator.next() % UInt64(meta.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            try Data(bytes).write(to: url)
+            _ = try? HEIFMetadata.readMetadata(path: url.path)
+            _ = try? HEIFMetadata.writingMetadata(blocks, into: bytes)
+        }
+    }
+
     // MARK: Helpers
 
     /// exiftool's tags as text, without the file's name.
