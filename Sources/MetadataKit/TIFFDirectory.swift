@@ -24,9 +24,10 @@ struct TIFFDirectory: Equatable {
     /// Where the directory sat in the structure it was read from (0 for a new one).
     var sourceOffset = 0
 
-    /// Types whose size is known; an entry of another type cannot be carried (nor its value found).
+    /// Types whose size is known (13 is IFD, an offset as LONG is); an entry of another type
+    /// cannot be carried (nor its value found).
     static func size(ofType type: UInt16) -> Int? {
-        (1...12).contains(type) ? ExifData.typeSize(type) : nil
+        type == 13 ? 4 : (1...12).contains(type) ? ExifData.typeSize(type) : nil
     }
 
     var isEmpty: Bool { entries.isEmpty && children.isEmpty }
@@ -62,7 +63,7 @@ struct TIFFDirectory: Equatable {
         let unit: Int
         switch type {
         case 3, 8: unit = 2
-        case 4, 9, 11, 5, 10: unit = 4
+        case 4, 9, 11, 13, 5, 10: unit = 4
         case 12: unit = 8
         default: return value
         }

@@ -61,8 +61,11 @@ struct TIFFDirectoryReader {
     /// One 12-byte entry found at `position`; nil when it cannot be carried.
     private mutating func entry(_ bytes: [UInt8], at position: Int, kind: ExifData.Directory) -> TIFFDirectory.Entry? {
         guard let tag = bytes.uint16(at: 0, bigEndian: bigEndian), let type = bytes.uint16(at: 2, bigEndian: bigEndian),
-              let size = TIFFDirectory.size(ofType: type), let count = bytes.uint32(at: 4, bigEndian: bigEndian).map(Int.init),
-              count < 1 << 28 else { return nil }
+              let count = bytes.uint32(at: 4, bigEndian: bigEndian).map(Int.init) else { return nil }
+        guard let size = TIFFDirectory.size(ofType: type), count < 1 << 28 else {
+            problems.append("\(kind) tag 0x\(String(tag, radix: 16)) (type \(type), count \(count) not carried)")
+            return nil
+        }
         let length = count * size
         if length <= 4 {
             return TIFFDirectory.Entry(tag: tag, type: type, count: count, value: Array(bytes[8..<8 + length]), sourceOffset: position + 8)

@@ -130,6 +130,25 @@ final class HEIFMetadataTests: XCTestCase {
         }
     }
 
+    /// What libheif 1.19 (bookworm-backports) and 1.23 (Debian 13, under libvips 8.16) write —
+    /// `pitm` after `iinf`, `colr` and `clap` properties, their own Exif and XMP items or none —
+    /// takes the model alike, and decodes here to the same pixels.
+    func testNewerLibheifLayoutsTakeTheModel() throws {
+        let blocks = try HEIFMetadata.readMetadata(path: Self.fixture)
+        let original = try Self.values(exiftool(Self.fixture, ["-Sony:all"]))
+        for name in ["layout-libheif-1.19.heic", "layout-libheif-1.19.avif", "layout-libheif-1.23.heic", "layout-libheif-1.23-bare.avif"] {
+            let copy = Fixtures.temporaryFolder().appendingPathComponent(name)
+            try FileManager.default.copyItem(at: Fixtures.fixtures.appendingPathComponent("metadata/" + name), to: copy)
+            let output = try HEIFMetadata.writingMetadata(blocks, into: [UInt8](Data(contentsOf: copy))).bytes
+            let tags = try readBack(output, pixelsOf: copy)
+            XCTAssertEqual(tags["XMP-photoshop:City"] as? String, "Budapest", "\(name): the model's XMP, not the file's (Mainz)")
+            XCTAssertEqual(try HEIFStructure(path: readBackURL(copy).path).itemTypes.filter { ["Exif", "mime", "iptc"].contains($0) }.sorted(),
+                           ["Exif", "iptc", "mime"], name)
+            XCTAssertEqual(try Self.values(exiftool(readBackURL(copy).path, ["-Sony:all"])), original, name)
+            XCTAssertEqual(try HEIFMetadata.readMetadata(path: readBackURL(copy).path), blocks, name)
+        }
+    }
+
     // MARK: Helpers
 
     /// exiftool's tags as text, without the file's name.

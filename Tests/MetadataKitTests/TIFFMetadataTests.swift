@@ -85,14 +85,20 @@ final class TIFFMetadataTests: XCTestCase {
     /// image data is not touched.
     func testEveryLayoutLibvipsWritesStillDecodesToTheSamePixels() throws {
         let blocks = try TIFFMetadata.readMetadata(path: Self.fixture)
-        for options in ["[tile,tile-width=16,tile-height=16,compression=deflate,predictor=horizontal]", "[compression=jpeg]", "[strip]"] {
-            let (url, bytes) = try libvipsWritten(["copy", Self.fixture], options: options)
+        // Pyramids need a bigger image: SubIFDs (330) hold the levels' offsets, or IFD0 links to the next page.
+        let large = Fixtures.temporaryFolder().appendingPathComponent("large.tif").path
+        XCTAssertEqual(try runProcess("vips", ["resize", Self.fixture, large, "12"]).exitCode, 0)
+        for options in ["[tile,tile-width=16,tile-height=16,compression=deflate,predictor=horizontal]", "[compression=jpeg]", "[strip]",
+                        "[tile,pyramid,subifd,compression=deflate]", "[tile,pyramid,compression=jpeg]"] {
+            let (url, bytes) = try libvipsWritten(["copy", options.contains("pyramid") ? large : Self.fixture], options: options)
             let output = try TIFFMetadata.writingMetadata(blocks, into: bytes).bytes
             try Data(output).write(to: readBackURL(url))
             let tags = try exiftool(readBackURL(url).path, ["-warning", "-Apple:MediaGroupUUID", "-IFD0:Make"])
             XCTAssertNil(tags["ExifTool:Warning"], "\(options): \(tags["ExifTool:Warning"] ?? "")")
             XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, Self.contentIdentifier, options)
             XCTAssertEqual(try rawPixels(readBackURL(url)), try rawPixels(url), options)
+            let levels = { (path: String) in try exiftool(path, ["-ImageWidth"]).keys.sorted() } // IFD0, SubIFD1…, IFD1…
+            XCTAssertEqual(try levels(readBackURL(url).path), try levels(url.path), options)
         }
     }
 
