@@ -40,7 +40,8 @@ extension HEIFMetadata {
             locations.items[index].extents[0].offset = dataOffset
             dataOffset += locations.items[index].extents[0].length
         }
-        var output = Array(source[..<metaBox.start]) + rebuild(locations) + source[metaBox.end...]
+        // Fewer than 8 bytes after the last box are not a box: the new `mdat` takes their place.
+        var output = Array(source[..<metaBox.start]) + rebuild(locations) + source[metaBox.end..<(top.last?.end ?? file.count)]
         try closeOpenEndedBox(top.last, movedBy: top.last.map { $0.start >= metaBox.end } == true ? delta : 0, in: &output)
         if !added.isEmpty { output += ISOBox.box("mdat", added.flatMap(\.data)) }
         return MetadataWriting(bytes: output, notCarried: blocks.photoshop == nil ? [] : ["Photoshop image resources"])

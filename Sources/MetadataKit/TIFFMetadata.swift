@@ -61,23 +61,23 @@ public enum TIFFMetadata: MetadataContainer {
 
     /// IIM from tag 33723 (bare, or Photoshop resources as libvips writes what a JPEG's APP13
     /// held) and from every 0x0404 resource of tag 34377, merged; the other resources go to
-    /// `photoshop`. A copy that cannot be parsed is left out whole.
+    /// `photoshop`. A tag whose bytes cannot be parsed is left out whole.
     private static func readIPTC(iptc: [UInt8]?, photoshop: [UInt8]?, into blocks: inout MetadataBlocks) {
         var copies: [[UInt8]] = [], others: [UInt8] = []
-        for (name, value) in [("IPTC-NAA (tag 33723)", iptc), ("Photoshop resources (tag 34377)", photoshop)] {
-            guard let value, value.contains(where: { $0 != 0 }) else { continue }
+        func read(_ name: String, _ value: [UInt8]?, _ body: ([UInt8]) throws -> (iim: [[UInt8]], others: [UInt8]?)) {
+            guard let value, value.contains(where: { $0 != 0 }) else { return }
             do {
-                if name.hasPrefix("IPTC"), value.first == IPTCBlock.datasetTag {
-                    copies.append(try checkedIIM(value))
-                } else {
-                    let split = try IPTCBlock.splitting(photoshopResources: value)
-                    copies += try split.iim.map(checkedIIM)
-                    others += split.others ?? []
-                }
+                let found = try body(value)
+                copies += try found.iim.map(checkedIIM)
+                others += found.others ?? []
             } catch {
                 blocks.unreadable.append("\(name) (\(error))")
             }
         }
+        read("IPTC-NAA (tag 33723)", iptc) { value in
+            value.first == IPTCBlock.datasetTag ? ([value], nil) : try IPTCBlock.splitting(photoshopResources: value)
+        }
+        read("Photoshop resources (tag 34377)", photoshop, IPTCBlock.splitting(photoshopResources:))
         blocks.iptc = try? IPTCBlock.merging(copies)
         blocks.photoshop = others.isEmpty ? nil : others
     }
