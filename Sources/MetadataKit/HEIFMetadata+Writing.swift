@@ -8,14 +8,21 @@ extension HEIFMetadata {
 
     /// `file` (as libheif wrote it, through libvips' heifsave) with every Exif, XMP and iptc item
     /// removed — `infe`, `iloc` entry, `iref` references — and their data zeroed, then `blocks`'
-    /// own added once each with a `cdsc` reference to the primary image, their data in an `mdat`
-    /// at the end. `meta` keeps its place (before the image data, for decoders that stream); the
-    /// offsets of data after it move by as much as it grew or shrank. Photoshop resources have
-    /// no place in HEIF and are named in `notCarried`.
+    /// own added once each with a `cdsc` reference to the primary image, their data in a new
+    /// `mdat` right after `meta`. `meta` keeps its place (before the image data, for decoders that
+    /// stream) and the file's end stays as it was (a motion photo's video is found from there);
+    /// the `iloc` offsets of data after `meta` move by as much as the two grew. Photoshop
+    /// resources have no place in HEIF and are named in `notCarried`.
+    ///
+    /// - Throws: `MetadataFormatError` for an image sequence (`moov`): its chunk offsets would
+    ///   move too, and libvips writes none.
     public static func writingMetadata(_ blocks: MetadataBlocks, into file: [UInt8]) throws -> MetadataWriting {
         let top = try walking { try ISOBox.boxes(in: file, 0..<file.count) }
         guard top.first?.type == "ftyp", let metaBox = top.first(where: { $0.type == "meta" }) else {
             throw MetadataFormatError(message: "not a HEIF file with a 'meta' box")
+        }
+        guard !top.contains(where: { $0.type == "moov" }) else {
+            throw MetadataFormatError(message: "an image sequence's track offsets are not rewritten")
         }
         let meta = try walking { try HEIFMetaBox(file, metaBox) }
         let removed = Set(meta.metadataItems.map(\.item.id))
@@ -32,18 +39,16 @@ extension HEIFMetadata {
         let rebuild = { (locations: ItemLocations) in
             meta.rebuilt(from: source, removing: removed, adding: added, firstID: firstID, locations: locations, wide: wide)
         }
+        let mdat = added.isEmpty ? [] : ISOBox.box("mdat", added.flatMap(\.data))
         // Field sizes do not depend on the values: a draft tells how far the data after `meta` moves.
-        let delta = rebuild(locations).count - metaBox.size
-        try shift(&locations, past: metaBox, by: delta)
-        var dataOffset = file.count + delta + 8
+        let metaSize = rebuild(locations).count
+        try shift(&locations, past: metaBox, by: metaSize - metaBox.size + mdat.count)
+        var dataOffset = metaBox.start + metaSize + 8
         for index in locations.items.indices where locations.items[index].id >= firstID {
             locations.items[index].extents[0].offset = dataOffset
             dataOffset += locations.items[index].extents[0].length
         }
-        // Fewer than 8 bytes after the last box are not a box: the new `mdat` takes their place.
-        var output = Array(source[..<metaBox.start]) + rebuild(locations) + source[metaBox.end..<(top.last?.end ?? file.count)]
-        try closeOpenEndedBox(top.last, movedBy: top.last.map { $0.start >= metaBox.end } == true ? delta : 0, in: &output)
-        if !added.isEmpty { output += ISOBox.box("mdat", added.flatMap(\.data)) }
+        let output = Array(source[..<metaBox.start]) + rebuild(locations) + mdat + source[metaBox.end...]
         return MetadataWriting(bytes: output, notCarried: blocks.photoshop == nil ? [] : ["Photoshop image resources"])
     }
 
@@ -101,11 +106,5 @@ extension HEIFMetadata {
         for range in meta.locations.items.filter({ items.contains($0.id) }).flatMap(ranges) where !kept.contains(where: { $0.overlaps(range) }) {
             bytes.replaceSubrange(range, with: repeatElement(0, count: range.count))
         }
-    }
-
-    /// A last top-level box sized "to the end of the file" gets its size: an `mdat` follows it now.
-    private static func closeOpenEndedBox(_ box: ISOBox?, movedBy delta: Int, in output: inout [UInt8]) throws {
-        guard let box, box.headerSize == 8, output.uint32(at: box.start + delta) == 0 else { return }
-        output.setUInt32(try TIFFDirectory.offsetField(output.count - box.start - delta), at: box.start + delta)
     }
 }

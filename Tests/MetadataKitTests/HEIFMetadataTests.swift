@@ -149,6 +149,22 @@ final class HEIFMetadataTests: XCTestCase {
         }
     }
 
+    /// The new `mdat` goes right after `meta`: the end of the file stays as it was (a motion
+    /// photo's video is found from there, and bytes too few for a box stay after the last box,
+    /// where the fuzzer found an appended `mdat` misread); image sequences are refused.
+    func testTheEndOfTheFileStaysWhereItWas() throws {
+        let blocks = try HEIFMetadata.readMetadata(path: Self.fixture)
+        var file = try [UInt8](Data(contentsOf: Fixtures.fixtures.appendingPathComponent("metadata/layout-libheif-1.23-bare.avif")))
+        let mdat = try XCTUnwrap(ISOBox.boxes(in: file, 0..<file.count).last)
+        file.append(0x2A) // one byte after the last box
+        let output = try HEIFMetadata.writingMetadata(blocks, into: file).bytes
+        XCTAssertEqual(Array(output.suffix(file.count - mdat.start)), Array(file.suffix(from: mdat.start)))
+        let url = Fixtures.temporaryFolder().appendingPathComponent("tail.avif")
+        try Data(output).write(to: url)
+        XCTAssertEqual(try HEIFMetadata.readMetadata(path: url.path), blocks)
+        XCTAssertThrowsError(try HEIFMetadata.writingMetadata(blocks, into: file.dropLast() + ISOBox.box("moov", [])))
+    }
+
     // MARK: Helpers
 
     /// exiftool's tags as text, without the file's name.
