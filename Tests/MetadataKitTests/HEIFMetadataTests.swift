@@ -165,6 +165,26 @@ final class HEIFMetadataTests: XCTestCase {
         XCTAssertThrowsError(try HEIFMetadata.writingMetadata(blocks, into: file.dropLast() + ISOBox.box("moov", [])))
     }
 
+    /// A Live Photo still's model (read from the TIFF fixture: Apple MakerNote in big-endian
+    /// EXIF) written into a HEIC libvips made with an sRGB profile: the identifier, the MakerNote
+    /// byte for byte and the profile are there; Photoshop resources are named not carried.
+    func testAnAppleStillKeepsItsIdentifierMakerNoteAndProfile() throws {
+        let blocks = try TIFFMetadata.readMetadata(path: TIFFMetadataTests.fixture)
+        let written = try libvipsWritten(TIFFMetadataTests.fixture, name: "apple.heic")
+        let writing = try HEIFMetadata.writingMetadata(blocks, into: written.bytes)
+        XCTAssertEqual(writing.notCarried, ["Photoshop image resources"])
+        try Data(writing.bytes).write(to: readBackURL(written.url))
+        let tags = try exiftool(readBackURL(written.url).path, ["-warning", "-Apple:MediaGroupUUID", "-ICC_Profile:ProfileDescription", "-IFD0:Make"])
+        XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+        XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, TIFFMetadataTests.contentIdentifier)
+        XCTAssertEqual(tags["ICC_Profile:ProfileDescription"] as? String, "sRGB")
+        XCTAssertEqual(tags["IFD0:Make"] as? String, "Apple")
+        let read = try HEIFMetadata.readMetadata(path: readBackURL(written.url).path)
+        XCTAssertEqual(read.exif?.bytes(ExifTag.makerNote, in: .exif), blocks.exif?.bytes(ExifTag.makerNote, in: .exif))
+        XCTAssertEqual(read.iptc, blocks.iptc)
+        XCTAssertEqual(try rawPixels(readBackURL(written.url)), try rawPixels(written.url))
+    }
+
     // MARK: Helpers
 
     /// exiftool's tags as text, without the file's name.
