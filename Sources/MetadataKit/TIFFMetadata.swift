@@ -111,7 +111,7 @@ public enum TIFFMetadata: MetadataContainer {
         var output = file
         let next = file.uint32(at: ifd0Offset + 2 + (Int(file.uint16(at: ifd0Offset, bigEndian: bigEndian) ?? 0)) * 12,
                                bigEndian: bigEndian) ?? 0
-        zero(encoder, keeping: { !replaced.contains($0) }, in: &output)
+        zero(encoder, keeping: { !replaced.contains($0) }, protected: imageData(encoder), in: &output)
         let start = try ifd0.append(to: &output, next: next)
         output.setUInt32(try TIFFDirectory.offsetField(start), at: 4, bigEndian: bigEndian)
         return MetadataWriting(bytes: output)
@@ -142,14 +142,31 @@ public enum TIFFMetadata: MetadataContainer {
 
     /// Zeroes the directory as it sat in `output`, the values of the entries `keeping` does not
     /// accept and the directories it points to, whole: nothing the encoder wrote as metadata is
-    /// left in the file for a reader that scans bytes rather than following offsets.
-    private static func zero(_ directory: TIFFDirectory, keeping: (UInt16) -> Bool = { _ in false }, in output: inout [UInt8]) {
+    /// left in the file for a reader that scans bytes rather than following offsets. What
+    /// overlaps `protected` is left alone, whatever a damaged directory claims to hold there.
+    private static func zero(_ directory: TIFFDirectory, keeping: (UInt16) -> Bool = { _ in false }, protected: [Range<Int>],
+                             in output: inout [UInt8]) {
         let count = Int(output.uint16(at: directory.sourceOffset, bigEndian: directory.bigEndian) ?? 0)
-        let tableLength = min(2 + count * 12 + 4, output.count - directory.sourceOffset)
-        let stale = directory.entries.filter { !keeping($0.tag) && $0.value.count > 4 }.map { ($0.sourceOffset, $0.value.count) }
-        for (start, length) in [(directory.sourceOffset, tableLength)] + stale where start >= 0 && start + length <= output.count {
-            output.replaceSubrange(start..<start + length, with: repeatElement(0, count: length))
+        let table = directory.sourceOffset..<min(directory.sourceOffset + 2 + count * 12 + 4, output.count)
+        let stale = directory.entries.filter { !keeping($0.tag) && $0.value.count > 4 }.map { $0.sourceOffset..<$0.sourceOffset + $0.value.count }
+        for range in [table] + stale where range.upperBound <= output.count && !protected.contains(where: { $0.overlaps(range) }) {
+            output.replaceSubrange(range, with: repeatElement(0, count: range.count))
         }
-        for child in directory.children.values { zero(child, in: &output) }
+        for child in directory.children.values { zero(child, protected: protected, in: &output) }
+    }
+
+    /// The header and where the encoder's pixels lie (strips or tiles: offsets and byte counts,
+    /// SHORT or LONG).
+    private static func imageData(_ directory: TIFFDirectory) -> [Range<Int>] {
+        func numbers(_ tag: UInt16) -> [Int] {
+            guard let entry = directory.entries.first(where: { $0.tag == tag }) else { return [] }
+            let size = entry.type == 3 ? 2 : 4
+            return stride(from: 0, to: entry.value.count - size + 1, by: size).compactMap { at in
+                size == 2 ? entry.value.uint16(at: at, bigEndian: directory.bigEndian).map(Int.init)
+                    : entry.value.uint32(at: at, bigEndian: directory.bigEndian).map(Int.init)
+            }
+        }
+        let pieces = Array(zip(numbers(0x0111), numbers(0x0117))) + Array(zip(numbers(0x0144), numbers(0x0145)))
+        return [0..<8] + pieces.map { $0.0..<$0.0 + $0.1 }
     }
 }

@@ -103,4 +103,24 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         XCTAssertTrue(XMPPacket.carriesLocation(packet), "what cannot be read counts as location")
         XCTAssertEqual(try XMPPacket.properties(in: Array("<a><?x y?></a>".utf8)), [])
     }
+
+    /// A TIFF whose XResolution value claims offset 1, inside the header, and whose XMP claims
+    /// the strip's bytes: zeroing the old IFD0's values wiped the byte-order mark (the written
+    /// file could not be read back), and would have wiped pixels.
+    func testTheHeaderAndThePixelsAreNeverZeroed() throws {
+        var tiff = Array("MM\0*".utf8) + [0, 0, 0, 8] + [0, 4]
+        tiff += [0x01, 0x11, 0, 4, 0, 0, 0, 1, 0, 0, 0, 62] + [0x01, 0x17, 0, 4, 0, 0, 0, 1, 0, 0, 0, 8] // one strip at 62
+        tiff += [0x01, 0x1A, 0, 5, 0, 0, 0, 1, 0, 0, 0, 1] + [0x02, 0xBC, 0, 1, 0, 0, 0, 8, 0, 0, 0, 62] // XResolution at 1, XMP at 62
+        tiff += [0, 0, 0, 0] + Array("PIXELS!!".utf8)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("finding-\(UUID().uuidString).tif")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(tiff).write(to: url)
+        let blocks = try TIFFMetadata.readMetadata(path: url.path)
+        XCTAssertEqual(blocks.unreadable.count, 1, "the XMP is not XML")
+        let output = try TIFFMetadata.writingMetadata(blocks, into: tiff).bytes
+        XCTAssertEqual(Array(output[0..<4]), Array("MM\0*".utf8))
+        XCTAssertEqual(Array(output[62..<70]), Array("PIXELS!!".utf8))
+        try Data(output).write(to: url)
+        XCTAssertEqual(try TIFFMetadata.readMetadata(path: url.path).exif?.numbers(ExifTag.xResolution, in: .ifd0).count, 1)
+    }
 }
