@@ -174,7 +174,7 @@ final class HEIFMetadataTests: XCTestCase {
         let writing = try HEIFMetadata.writingMetadata(blocks, into: written.bytes)
         XCTAssertEqual(writing.notCarried, ["Photoshop image resources"])
         try Data(writing.bytes).write(to: readBackURL(written.url))
-        let tags = try exiftool(readBackURL(written.url).path, ["-warning", "-Apple:MediaGroupUUID", "-ICC_Profile:ProfileDescription", "-IFD0:Make"])
+        let tags = try exiftool(readBackURL(written.url).path, ["-warning", "-Apple:all", "-ICC_Profile:ProfileDescription", "-IFD0:Make"])
         XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
         XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, TIFFMetadataTests.contentIdentifier)
         XCTAssertEqual(tags["ICC_Profile:ProfileDescription"] as? String, "sRGB")
