@@ -20,18 +20,24 @@ public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     switch FormatSniffer.format(ofPrefix: Array(bytes.prefix(FormatSniffer.prefixLength))) {
     case .jpeg?:
         readJPEG(bytes)
+        withInputFile(bytes) { readContainer(JPEGMetadata.self, bytes, $0) }
     case .png?:
-        withInputFile(bytes) { _ = try? PNGStructure(path: $0) }
+        withInputFile(bytes) { path in
+            _ = try? PNGStructure(path: path)
+            readContainer(PNGMetadata.self, bytes, path)
+        }
     case .heic?, .avif?:
         withInputFile(bytes) { path in
             if let structure = try? HEIFStructure(path: path) { _ = HEIFStructure.isSequence(structure) }
+            readContainer(HEIFMetadata.self, bytes, path)
         }
     case .mov?, .mp4?, .threeGP?:
         withInputFile(bytes, readMovie)
     case .tiff?:
-        // A TIFF's own first IFD is its EXIF, compacted as ImageMetadata does.
-        if let exif = ExifData(bytes) { exercise(exif.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0)) }
-    case .gif?, .webp?:
+        withInputFile(bytes) { readContainer(TIFFMetadata.self, bytes, $0) }
+    case .webp?:
+        withInputFile(bytes) { readContainer(WebPMetadata.self, bytes, $0) }
+    case .gif?:
         break // libvips alone reads these
     case nil:
         readMetadataBlock(bytes)
@@ -97,6 +103,20 @@ private func readJPEG(_ bytes: [UInt8]) {
             break
         }
     }
+}
+
+// MARK: Containers
+
+/// The model a container reads, written back into the same file, reads back from it whole: no
+/// block the writer wrote is unreadable, and XMP and IPTC come back as they went.
+private func readContainer<Container: MetadataContainer>(_ container: Container.Type, _ bytes: [UInt8], _ path: String) {
+    guard let blocks = try? Container.readMetadata(path: path) else { return }
+    blocks.exif.map(exercise)
+    guard let written = try? Container.writingMetadata(blocks, into: bytes) else { return }
+    guard FileManager.default.createFile(atPath: path, contents: Data(written.bytes)) else { fatalError("cannot write \(path)") }
+    guard let again = try? Container.readMetadata(path: path) else { fatalError("a written file cannot be read back") }
+    require(again.unreadable.isEmpty, "what was written reads back unreadable: \(again.unreadable)")
+    require(again.xmp == blocks.xmp && again.iptc == blocks.iptc, "XMP or IPTC changed on the way")
 }
 
 // MARK: EXIF

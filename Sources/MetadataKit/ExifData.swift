@@ -261,55 +261,15 @@ public struct ExifData: Sendable, Equatable {
         if end < tiff.count { tiff.removeSubrange(end...) }
     }
 
-    /// A new, compact EXIF block with the same tags: IFD0 limited to `ifd0Tags` (plus the EXIF
-    /// and GPS pointers), then the EXIF, GPS and interoperability directories whole, no IFD1.
-    /// For TIFF inputs, whose EXIF is the file's own first IFD among strip offsets and
-    /// megabytes of pixels.
-    public func compacted(keepingIFD0Tags ifd0Tags: Set<UInt16>) -> ExifData? {
-        compacted { directory, tag in directory != .ifd0 || ifd0Tags.contains(tag) }
-    }
-
     /// A new, compact EXIF block with only the tags `keeping` accepts (a pointer is kept when
-    /// something is kept behind it), no IFD1; nil when nothing is kept. Values move, so a
-    /// MakerNote using absolute offsets would break; Apple's counts from its own start and survives.
+    /// something is kept behind it), no IFD1; nil when nothing is kept. Values move; a MakerNote
+    /// addressing its values from the TIFF header has them moved with it (see `MakerNoteOffsets`).
     public func compacted(keeping: (Directory, UInt16) -> Bool) -> ExifData? {
-        guard !keptEntries(in: .ifd0, keeping).isEmpty else { return nil }
-        var output: [UInt8] = Array(tiff.prefix(4)) + [0, 0, 0, 0]
-        output.setUInt32(8, at: 4, bigEndian: bigEndian)
-        writeDirectory(.ifd0, into: &output, keeping)
-        return ExifData(output)
-    }
-
-    /// The entries of `directory` that `keeping` accepts, pointers only to directories that
-    /// keep something (pointers are walked only from where `pointedDirectory` says, so this ends).
-    private func keptEntries(in directory: Directory, _ keeping: (Directory, UInt16) -> Bool) -> [Entry] {
-        entries(in: directory).filter { entry in
-            guard let child = Self.pointedDirectory(entry.tag, from: directory) else { return keeping(directory, entry.tag) }
-            return offset(of: child) != nil && !keptEntries(in: child, keeping).isEmpty
-        }
-    }
-
-    /// Appends a directory's kept entries, then their out-of-line values and the directories they point to.
-    private func writeDirectory(_ directory: Directory, into output: inout [UInt8], _ keeping: (Directory, UInt16) -> Bool) {
-        let entries = keptEntries(in: directory, keeping)
-        let start = output.count
-        output += [UInt8](repeating: 0, count: 2 + entries.count * 12 + 4)
-        output.setUInt16(UInt16(entries.count), at: start, bigEndian: bigEndian)
-        for (index, entry) in entries.enumerated() {
-            let at = start + 2 + index * 12
-            output.replaceSubrange(at..<at + 8, with: tiff[entry.entryOffset..<entry.entryOffset + 8])
-            if let child = Self.pointedDirectory(entry.tag, from: directory) {
-                if output.count % 2 == 1 { output.append(0) } // so do directories
-                output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
-                writeDirectory(child, into: &output, keeping)
-            } else if entry.isInline {
-                output.replaceSubrange(at + 8..<at + 12, with: tiff[entry.entryOffset + 8..<entry.entryOffset + 12])
-            } else {
-                if output.count % 2 == 1 { output.append(0) } // TIFF values start on a word boundary
-                output.setUInt32(UInt32(output.count), at: at + 8, bigEndian: bigEndian)
-                output += tiff[entry.valueOffset..<entry.valueOffset + entry.valueLength]
-            }
-        }
+        var reader = TIFFDirectoryReader(source: tiff, bigEndian: bigEndian)
+        guard let ifd0 = offset(of: .ifd0).flatMap({ try? reader.directory(.ifd0, at: $0) })?.filtered(keeping), !ifd0.isEmpty
+        else { return nil }
+        // Only a block past 4 GiB fails, and none is read that large.
+        return try? ifd0.exifBlock()
     }
 
     /// Every tag, by directory: what the report names when a keep-list drops the rest.

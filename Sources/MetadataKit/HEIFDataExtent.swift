@@ -42,51 +42,6 @@ public enum HEIFDataExtent {
     static func itemDataEnd(_ meta: [UInt8], payloadStart: Int) -> Int? {
         guard let boxes = try? ISOBox.boxes(in: meta, min(payloadStart, meta.count)..<meta.count),
               let iloc = boxes.first(where: { $0.type == "iloc" }) else { return nil }
-        var reader = ItemLocationReader(bytes: meta, offset: iloc.payloadStart, end: iloc.end)
-        return try? reader.furthestEnd()
-    }
-}
-
-/// Reads an `iloc` box field by field; every read is bounds-checked against the box.
-private struct ItemLocationReader {
-    let bytes: [UInt8]
-    var offset: Int
-    let end: Int
-
-    struct CutOff: Error {}
-
-    mutating func read(_ size: Int) throws -> Int {
-        guard size >= 0, size <= 8, offset + size <= end else { throw CutOff() }
-        defer { offset += size }
-        // An 8-byte value past Int.max comes out negative; the caller treats that as past the file.
-        return bytes[offset..<offset + size].reduce(0) { $0 << 8 | Int($1) }
-    }
-
-    mutating func furthestEnd() throws -> Int {
-        let version = try read(4) >> 24 // version, then 24 bits of flags
-        let sizes = try read(2)
-        let (offsetSize, lengthSize, baseOffsetSize) = (sizes >> 12, sizes >> 8 & 0xF, sizes >> 4 & 0xF)
-        let indexSize = version == 1 || version == 2 ? sizes & 0xF : 0
-        let itemCount = try read(version < 2 ? 2 : 4)
-        var furthest = 0
-        for _ in 0..<itemCount {
-            _ = try read(version < 2 ? 2 : 4) // item ID
-            let constructionMethod = version == 1 || version == 2 ? try read(2) & 0xF : 0
-            let dataReference = try read(2)
-            let baseOffset = try read(baseOffsetSize)
-            for _ in 0..<(try read(2)) {
-                _ = try read(indexSize)
-                let extentOffset = try read(offsetSize), extentLength = try read(lengthSize)
-                // Method 0 is an offset in the file; 1 (idat) and 2 (another item) are not. A length
-                // of 0 means "to the end of the file", and another data reference another file.
-                if constructionMethod == 0, dataReference == 0, extentLength > 0 {
-                    // 64-bit fields can hold anything: past Int.max is past any file.
-                    let (start, overflow) = baseOffset.addingReportingOverflow(extentOffset)
-                    let (last, overflowAgain) = start.addingReportingOverflow(extentLength)
-                    furthest = overflow || overflowAgain || start < 0 || last < 0 ? Int.max : max(furthest, last)
-                }
-            }
-        }
-        return furthest
+        return (try? ItemLocations(meta, payload: iloc.payloadStart..<iloc.end))?.furthestEnd
     }
 }

@@ -43,7 +43,7 @@ public struct HEIFStructure: Equatable, Sendable {
         let meta = try ISOBox.parse(header: Array(bytes.prefix(16)), at: 0, limit: bytes.count)
         // `meta` is a full box: 4 bytes of version and flags before its children.
         let children = try ISOBox.boxes(in: bytes, min(meta.payloadStart + 4, meta.end)..<meta.end)
-        itemTypes = try children.first { $0.type == "iinf" }.map { try Self.itemTypes($0, bytes) } ?? []
+        itemTypes = try children.first { $0.type == "iinf" }.map { try ItemInfoEntry.entries(of: $0, in: bytes).entries.map(\.type) } ?? []
         let properties = try children.first { $0.type == "iprp" }?.child("ipco", in: bytes)
         auxiliaryTypes = try properties.map { ipco in
             try ISOBox.boxes(in: bytes, ipco.payloadStart..<ipco.end).filter { $0.type == "auxC" }.map { auxC in
@@ -66,23 +66,6 @@ public struct HEIFStructure: Equatable, Sendable {
             offset += 4
         }
         return brands
-    }
-
-    /// `iinf`: a full box with a 16-bit (version 0) or 32-bit entry count, then `infe` boxes.
-    /// Version 2 and 3 `infe` entries name an item type after the item ID (16 or 32 bits) and
-    /// a 16-bit protection index.
-    private static func itemTypes(_ iinf: ISOBox, _ bytes: [UInt8]) throws -> [String] {
-        guard iinf.payloadStart + 4 <= iinf.end else { return [] }
-        let countSize = bytes[iinf.payloadStart] == 0 ? 2 : 4
-        let entries = try ISOBox.boxes(in: bytes, min(iinf.payloadStart + 4 + countSize, iinf.end)..<iinf.end)
-        return entries.filter { $0.type == "infe" }.compactMap { infe in
-            guard infe.payloadStart < infe.end else { return nil }
-            let version = bytes[infe.payloadStart]
-            guard version >= 2 else { return nil }
-            let typeOffset = infe.payloadStart + 4 + (version == 2 ? 2 : 4) + 2
-            guard typeOffset + 4 <= infe.end else { return nil }
-            return bytes.fourCC(at: typeOffset)
-        }
     }
 }
 

@@ -15,22 +15,21 @@ public enum JPEGMetadata: MetadataContainer {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw MetadataFormatError(message: "cannot open \(path)") }
         defer { try? handle.close() }
         let payloads = try applicationPayloads(handle)
-        var blocks = MetadataBlocks()
+        var copies = MetadataCopies()
         for payload in payloads[0xE1] ?? [] {
-            if blocks.exif == nil, payload.starts(with: exifSignature) {
-                blocks.exif = ExifData(Array(payload.dropFirst(exifSignature.count)))
-                if blocks.exif == nil { blocks.unreadable.append("EXIF (no TIFF header)") }
-            } else if blocks.xmp == nil, payload.starts(with: xmpSignature) {
-                blocks.xmp = Array(payload.dropFirst(xmpSignature.count))
+            if payload.starts(with: exifSignature) {
+                copies.addExif(Array(payload.dropFirst(exifSignature.count)), rank: 0, place: "APP1")
+            } else if payload.starts(with: xmpSignature) {
+                copies.addXMP(Array(payload.dropFirst(xmpSignature.count)), rank: 0, place: "APP1")
             }
         }
         // A resource larger than a segment continues in the next APP13: joined, the segments'
         // resources read as one sequence whether they were split or are separate copies.
         let photoshop = (payloads[0xED] ?? []).filter { $0.starts(with: photoshopSignature) }
         if !photoshop.isEmpty {
-            blocks.readPhotoshopResources(photoshop.flatMap { $0.dropFirst(photoshopSignature.count) }, in: "APP13")
+            copies.addIPTC(photoshop.flatMap { $0.dropFirst(photoshopSignature.count) }, place: "APP13")
         }
-        return blocks
+        return copies.blocks
     }
 
     /// The APP1 and APP13 payloads in file order, read segment by segment up to the scan.

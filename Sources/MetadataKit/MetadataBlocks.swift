@@ -32,51 +32,6 @@ public struct MetadataBlocks: Equatable, Sendable {
     public var isEmpty: Bool { exif == nil && xmp == nil && iptc == nil && photoshop == nil }
 }
 
-extension MetadataBlocks {
-    /// Takes IPTC-IIM and the other resources out of Photoshop image resources found in `place`
-    /// (with or without their header), IIM merged with what the model holds and other resources
-    /// added unless one of their id is there already; a block that cannot be walked is named in
-    /// `unreadable` instead.
-    public mutating func readPhotoshopResources(_ resources: [UInt8], in place: String) {
-        do {
-            let split = try IPTCBlock.splitting(photoshopResources: (photoshop ?? []) + resources)
-            iptc = try IPTCBlock.merging((iptc.map { [$0] } ?? []) + split.iim)
-            photoshop = split.others
-        } catch {
-            unreadable.append("Photoshop resources in \(place) (\(error))")
-        }
-    }
-
-    /// The model with every block a reader cannot parse moved to `unreadable`: an XMP packet
-    /// that is not well-formed XML, IIM whose datasets do not add up, EXIF whose first directory
-    /// runs past the block. Nothing unchecked is passed on.
-    public func checked() -> MetadataBlocks {
-        var checked = self
-        if let xmp, let problem = Self.problem({ _ = try XMPPacket.properties(in: xmp) }) {
-            checked.xmp = nil
-            checked.unreadable.append("XMP (\(problem))")
-        }
-        if let iptc, let problem = Self.problem({ _ = try IPTCBlock.datasets(in: iptc[...]) }) {
-            checked.iptc = nil
-            checked.unreadable.append("IPTC (\(problem))")
-        }
-        if let exif, !exif.hasReadableFirstDirectory {
-            checked.exif = nil
-            checked.unreadable.append("EXIF (its first directory runs past the block)")
-        }
-        return checked
-    }
-
-    private static func problem(_ parse: () throws -> Void) -> String? {
-        do {
-            try parse()
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
-}
-
 /// A file format's places for metadata: where each kind lives, every copy of it read, and each
 /// written once. One conforming type per container (`JPEGMetadata`, `PNGMetadata`,
 /// `WebPMetadata`, `HEIFMetadata`, `TIFFMetadata`).

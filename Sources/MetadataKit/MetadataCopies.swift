@@ -16,6 +16,7 @@ struct MetadataCopies {
     mutating func addExif(_ bytes: [UInt8], rank: Int, place: String) {
         found += 1
         guard let data = ExifData(bytes) else { return addUnreadable("EXIF", place: place, reason: "no TIFF header") }
+        guard data.hasReadableFirstDirectory else { return addUnreadable("EXIF", place: place, reason: "its first directory is not there") }
         exif.append((rank, found, data))
     }
 
@@ -49,6 +50,11 @@ struct MetadataCopies {
 
     mutating func addUnreadable(_ kind: String, place: String, reason: String) {
         unreadable.append("\(kind) in \(place) (\(reason))")
+    }
+
+    /// What a container's own walk left out, already described ("EXIF gps directory (…)").
+    mutating func addUnreadable(_ described: [String]) {
+        unreadable += described
     }
 
     /// EXIF: the copy in the best-ranked place, the first there. Copies of a TIFF structure

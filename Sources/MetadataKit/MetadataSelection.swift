@@ -96,7 +96,7 @@ extension MetadataBlocks {
     /// Only what `selection` names, each block compacted and dropped when nothing of it is kept;
     /// what went, block by block, for the report ("EXIF: 38 of 41 tags", "XMP: 23 properties").
     ///
-    /// - Throws: `MetadataFormatError` when XMP or IIM cannot be parsed (`checked()` blocks can).
+    /// - Throws: `MetadataFormatError` when XMP or IIM cannot be parsed (blocks a container read can).
     public func keeping(_ selection: MetadataSelection) throws -> (blocks: MetadataBlocks, removed: [String]) {
         var kept = MetadataBlocks(unreadable: unreadable), removed: [String] = []
         if let exif {

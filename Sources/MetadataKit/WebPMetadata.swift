@@ -83,7 +83,7 @@ public enum WebPMetadata: MetadataContainer {
         if let exif = blocks.exif { added.append((exifFourCC, exif.tiff)) }
         if let xmp = blocks.xmp { added.append((xmpFourCC, xmp)) }
         let bytes = try replacingChunks(in: file, removing: [exifFourCC, xmpFourCC, misspelledXMPFourCC], adding: added)
-        let notCarried = (blocks.iptc == nil ? [] : ["IPTC"]) + (blocks.photoshop == nil ? [] : ["Photoshop"])
+        let notCarried = (blocks.iptc == nil ? [] : ["IPTC"]) + (blocks.photoshop == nil ? [] : ["Photoshop resources"])
         return MetadataWriting(bytes: bytes, notCarried: notCarried)
     }
 

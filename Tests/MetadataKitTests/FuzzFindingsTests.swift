@@ -10,7 +10,7 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         let tiff: [UInt8] = Array("MM\0*".utf8) + [0, 0, 0, 8] + [0, 1] + [0x01, 0x0F, 0, 2, 0, 0, 0, 2] + Array("A\0".utf8)
         let exif = try XCTUnwrap(ExifData(tiff))
         XCTAssertNil(exif.string(ExifTag.make, in: .ifd0))
-        XCTAssertNil(exif.compacted(keepingIFD0Tags: ExifTag.descriptiveIFD0), "nothing to keep")
+        XCTAssertNil(exif.compacted { $0 != .ifd0 || ExifTag.descriptiveIFD0.contains($1) }, "nothing to keep")
     }
 
     /// A name or a comment that is not UTF-8: swift-corelibs' XMLParser force-unwraps both as
@@ -33,16 +33,16 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
     }
 
     /// A GPS directory holding the GPS pointer to itself sent remove(gpsPointer) (stripLocation)
-    /// and compacted(keepingIFD0Tags:) (every TIFF input) into unbounded recursion.
+    /// and compacted(keeping:) (every TIFF input, as it was) into unbounded recursion.
     func testDirectoryPointingToItselfIsNotWalkedForever() throws {
         var gps = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(ExifTag.gpsPointer)))
         XCTAssertTrue(gps.hasGPS)
-        XCTAssertEqual(gps.compacted(keepingIFD0Tags: [])?.hasGPS, true)
+        XCTAssertEqual(gps.compacted { directory, _ in directory != .ifd0 }?.hasGPS, true)
         gps.remove(ExifTag.gpsPointer, from: .ifd0)
         XCTAssertFalse(gps.hasGPS)
 
         let exif = try XCTUnwrap(ExifData(tiffWithSelfPointingDirectory(0x8769)))
-        XCTAssertEqual(exif.compacted(keepingIFD0Tags: [])?.entries(in: .exif).map(\.tag), [0x8769], "inside EXIF it is a plain value")
+        XCTAssertEqual(exif.compacted { directory, _ in directory != .ifd0 }?.entries(in: .exif).map(\.tag), [0x8769], "inside EXIF it is a plain value")
     }
 
     /// IFD0 claims three entries where the block holds one, the GPS pointer: remove(gpsPointer)
@@ -101,5 +101,25 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         XCTAssertThrowsError(try XMPPacket.removingLocation(from: packet))
         XCTAssertTrue(XMPPacket.carriesLocation(packet), "what cannot be read counts as location")
         XCTAssertEqual(try XMPPacket.properties(in: Array("<a><?x y?></a>".utf8)), [])
+    }
+
+    /// A TIFF whose XResolution value claims offset 1, inside the header, and whose XMP claims
+    /// the strip's bytes: zeroing the old IFD0's values wiped the byte-order mark (the written
+    /// file could not be read back), and would have wiped pixels.
+    func testTheHeaderAndThePixelsAreNeverZeroed() throws {
+        var tiff = Array("MM\0*".utf8) + [0, 0, 0, 8] + [0, 4]
+        tiff += [0x01, 0x11, 0, 4, 0, 0, 0, 1, 0, 0, 0, 62] + [0x01, 0x17, 0, 4, 0, 0, 0, 1, 0, 0, 0, 8] // one strip at 62
+        tiff += [0x01, 0x1A, 0, 5, 0, 0, 0, 1, 0, 0, 0, 1] + [0x02, 0xBC, 0, 1, 0, 0, 0, 8, 0, 0, 0, 62] // XResolution at 1, XMP at 62
+        tiff += [0, 0, 0, 0] + Array("PIXELS!!".utf8)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("finding-\(UUID().uuidString).tif")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(tiff).write(to: url)
+        let blocks = try TIFFMetadata.readMetadata(path: url.path)
+        XCTAssertEqual(blocks.unreadable.count, 1, "the XMP is not XML")
+        let output = try TIFFMetadata.writingMetadata(blocks, into: tiff).bytes
+        XCTAssertEqual(Array(output[0..<4]), Array("MM\0*".utf8))
+        XCTAssertEqual(Array(output[62..<70]), Array("PIXELS!!".utf8))
+        try Data(output).write(to: url)
+        XCTAssertEqual(try TIFFMetadata.readMetadata(path: url.path).exif?.numbers(ExifTag.xResolution, in: .ifd0).count, 1)
     }
 }

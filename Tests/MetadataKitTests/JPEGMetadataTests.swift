@@ -111,7 +111,7 @@ final class JPEGMetadataTests: XCTestCase {
         let blocks = try JPEGMetadata.readMetadata(path: try written(jpeg))
         XCTAssertNil(blocks.iptc)
         XCTAssertEqual(blocks.unreadable.count, 1)
-        XCTAssertTrue(blocks.unreadable[0].hasPrefix("Photoshop resources in APP13"), blocks.unreadable[0])
+        XCTAssertTrue(blocks.unreadable[0].hasPrefix("IPTC in APP13"), blocks.unreadable[0])
         let cut = Array(jpeg[..<(2 + 4 + 10)])
         XCTAssertThrowsError(try JPEGMetadata.readMetadata(path: try written(cut)), "a segment longer than the file")
         XCTAssertThrowsError(try JPEGMetadata.writingMetadata(MetadataBlocks(), into: [0xFF, 0xD8, 0xFF]))

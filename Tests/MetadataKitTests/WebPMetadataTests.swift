@@ -50,7 +50,7 @@ final class WebPMetadataTests: XCTestCase {
         blocks.iptc = [0x1C, 2, 90, 0, 3] + Array("Ely".utf8)
         blocks.photoshop = Array("8BIM".utf8) + [0x04, 0x0C, 0, 0, 0, 0, 0, 0]
         let written = try WebPMetadata.writingMetadata(blocks, into: encoded)
-        XCTAssertEqual(written.notCarried, ["IPTC", "Photoshop"])
+        XCTAssertEqual(written.notCarried, ["IPTC", "Photoshop resources"])
         let chunks = try WebPMetadata.chunks(of: written.bytes)
         XCTAssertEqual(chunks.map(\.fourCC), ["VP8X", "ICCP", "VP8 ", "EXIF", "XMP "])
         XCTAssertEqual(written.bytes[20], 0x20 | 0x08 | 0x04, "VP8X flags: ICC, EXIF, XMP")

@@ -26,7 +26,7 @@ struct ImageMetadata {
 
     init(format: MediaFormat, path: String) {
         do {
-            blocks = try format.metadataContainer?.readMetadata(path: path).checked() ?? MetadataBlocks()
+            blocks = try format.metadataContainer?.readMetadata(path: path) ?? MetadataBlocks()
         } catch {
             blocks = MetadataBlocks(unreadable: ["metadata (\(error))"])
         }

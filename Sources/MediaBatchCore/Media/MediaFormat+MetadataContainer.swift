@@ -9,7 +9,8 @@ extension MediaFormat {
         case .jpeg: return JPEGMetadata.self
         case .png: return PNGMetadata.self
         case .webp: return WebPMetadata.self
-        case .tiff, .heic, .avif: return nil
+        case .tiff: return TIFFMetadata.self
+        case .heic, .avif: return HEIFMetadata.self
         case .gif, .mov, .mp4, .threeGP: return nil
         }
     }
