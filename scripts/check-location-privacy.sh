@@ -7,9 +7,11 @@
 #   - kept where the input had them and the output format has a place for them: EXIF Make, Model,
 #     DateTimeOriginal, Copyright; XMP dc:rights and dc:creator; IPTC CopyrightNotice (JPEG, PNG,
 #     TIFF); the Live Photo identifier (Apple MediaGroupUUID in stills, Keys ContentIdentifier and
-#     CreationDate in movies); an ICC profile (the same one unless the colour was converted to sRGB);
+#     CreationDate in movies); an ICC profile (the same one unless the colour was converted to sRGB;
+#     none needed where CMYK became sRGB);
 #   - videos: same streams and duration as the input (ffprobe), every stream decodes (or fails
-#     exactly as the input does).
+#     exactly as the input does);
+#   - exiftool has no warning about an output that it did not have about its input.
 # Prints one line per format and the totals; exits 1 if any check failed.
 # Usage: scripts/check-location-privacy.sh [INPUT_FOLDER]   (needs a release build: make release)
 set -uo pipefail
@@ -73,12 +75,12 @@ sources_by_stem = {}
 for relative in inputs:
     sources_by_stem.setdefault(str(Path(relative).with_suffix("")), []).append(relative)
 had_location = {relative for relative in inputs if location(root / relative)}
-totals = {"outputs": 0, "location": 0, "lost": 0, "video": 0}
+totals = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0}
 for format in formats:
     base = work / f"out-{format}"
     outputs = by_path(work / f"output-{format}.json", base) if base.exists() else {}
     report = json.load(open(work / f"report-{format}.json"))
-    counts = {"outputs": 0, "location": 0, "lost": 0, "video": 0}
+    counts = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0}
     for relative, after in sorted(outputs.items()):
         if relative.startswith(".mediabatch"):
             continue
@@ -98,11 +100,18 @@ for format in formats:
         if "IPTC:CopyrightNotice" in before and suffix in IPTC_CARRIERS:
             wanted.append("IPTC:CopyrightNotice")
         missing = [tag for tag in wanted if str(after.get(tag)) != str(before[tag])]
-        if "ICC_Profile:ProfileDescription" in before and "ICC_Profile:ProfileDescription" not in after:
+        # A CMYK profile cannot describe the RGB pixels a CMYK input becomes (sRGB, which an
+        # untagged image is taken to be).
+        if "ICC_Profile:ProfileDescription" in before and "ICC_Profile:ProfileDescription" not in after \
+                and before.get("ICC-header:ColorSpaceData") != "CMYK":
             missing.append("ICC profile")
         if missing:
             counts["lost"] += 1
             print(f"{format}: TAGS LOST in {relative}: " + ", ".join(f"{tag} ({before.get(tag, 'present')!s:.40})" for tag in missing))
+        warning = after.get("ExifTool:Warning")
+        if warning and warning != before.get("ExifTool:Warning"):
+            counts["warnings"] += 1
+            print(f"{format}: EXIFTOOL WARNS of {relative}: {warning}")
         if suffix in VIDEO:
             if probe(root / source) != probe(base / relative):
                 counts["video"] += 1; print(f"{format}: STREAMS OR DURATION DIFFER in {relative}")
@@ -112,10 +121,11 @@ for format in formats:
     summary = report.get("summary", report)
     totals_line = ", ".join(f"{key} {summary.get('totals', {}).get(key, '?')}" for key in ("ok", "failed", "skipped"))
     print(f"{format:5} outputs {counts['outputs']:3}  with location {counts['location']}  missing a kept tag {counts['lost']}  "
-          f"video mismatches {counts['video']}   (items: {totals_line})")
+          f"video mismatches {counts['video']}  exiftool warnings {counts['warnings']}   (items: {totals_line})")
     for key in totals:
         totals[key] += counts[key]
 print(f"\ninputs: {len(inputs)}, with location: {len(had_location)}; outputs checked: {totals['outputs']} in {len(formats)} formats")
-print(f"outputs with location left: {totals['location']}; outputs missing a kept tag: {totals['lost']}; video mismatches: {totals['video']}")
-sys.exit(1 if totals["location"] + totals["lost"] + totals["video"] else 0)
+print(f"outputs with location left: {totals['location']}; outputs missing a kept tag: {totals['lost']}; "
+      f"video mismatches: {totals['video']}; outputs exiftool warns of: {totals['warnings']}")
+sys.exit(1 if totals["location"] + totals["lost"] + totals["video"] + totals["warnings"] else 0)
 EOF
