@@ -169,13 +169,14 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
     }
 
     private func keeping(_ kept: String, extraStages: String = #"{"stage": "downsample", "maxPixelSize": 512}, "#,
-                         input: URL) throws -> (tags: [String: Any], item: ItemResult) {
+                         input: URL) throws -> (tags: [String: Any], item: ItemResult, path: String) {
         let output = Fixtures.temporaryFolder()
         let report = try Self.run(try pipeline(#"{"stage": "decode"}, \#(extraStages){"stage": "stripMetadata", "keep": \#(kept)}, {"stage": "write"}"#),
                                   input: input, output: output)
         let item = try XCTUnwrap(report.items.first)
         XCTAssertEqual(item.status, .ok, "\(item)")
-        return (try exiftool(output.appendingPathComponent(try XCTUnwrap(item.output)).path), item)
+        let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+        return (try exiftool(path), item, path)
     }
 
     /// exiftool's groups of what a file carries, leaving out what it says of the file itself.
@@ -185,7 +186,7 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
     }
 
     func testAKeepListLeavesExactlyWhatItNames() throws {
-        let (tags, item) = try keeping(#"["copyright", "icc"]"#, input: try fullyTagged())
+        let (tags, item, _) = try keeping(#"["copyright", "icc"]"#, input: try fullyTagged())
         XCTAssertEqual(tags["IFD0:Copyright"] as? String, "(c) Ann")
         XCTAssertEqual(tags["IFD0:Artist"] as? String, "Ann Author")
         XCTAssertEqual(tags["XMP-dc:Rights"] as? String, "(c) Ann")
@@ -205,7 +206,7 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
 
     func testKeepingTheLivePhotoAndDateKeepsTheIdentifierByteForByte() throws {
         let input = try fullyTagged()
-        let (tags, _) = try keeping(#"["livePhoto", "date"]"#, input: input)
+        let (tags, _, _) = try keeping(#"["livePhoto", "date"]"#, input: input)
         XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02")
         XCTAssertEqual(tags["ExifIFD:DateTimeOriginal"] as? String, "2021:04:10 11:44:00")
         XCTAssertNil(tags["IFD0:Make"])
@@ -238,7 +239,45 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         let fromConverted = try written.meanAbsoluteDifference(from: try original.convertedToSRGB())
         let fromRelabelled = try written.meanAbsoluteDifference(from: original)
         XCTAssertLessThan(fromConverted * 3, fromRelabelled, "Adobe RGB converted, not relabelled: \(fromConverted) vs \(fromRelabelled)")
-        let (kept, _) = try keeping(#"["icc"]"#, extraStages: "", input: try Self.folder(of: ["jpeg/canon_eos_7d_iptc_city.jpg"]))
+        let (kept, _, _) = try keeping(#"["icc"]"#, extraStages: "", input: try Self.folder(of: ["jpeg/canon_eos_7d_iptc_city.jpg"]))
         XCTAssertEqual(kept["ICC_Profile:ProfileDescription"] as? String, "Adobe RGB (1998)", "kept, so nothing to convert")
+    }
+
+    /// The keep-list in every output format: what each format can carry of what is named stays,
+    /// nothing else does.
+    func testAKeepListLeavesTheSameInEveryFormat() throws {
+        let input = try fullyTagged()
+        for format in ["png", "webp", "avif", "heic"] {
+            let (tags, item, path) = try keeping(#"["copyright", "livePhoto"]"#, extraStages: #"""
+                {"stage": "downsample", "maxPixelSize": 256}, {"stage": "transcode", "to": "\#(format)"},
+                """#, input: input)
+            XCTAssertEqual(tags["IFD0:Copyright"] as? String, "(c) Ann", format)
+            XCTAssertEqual(tags["XMP-dc:Rights"] as? String, "(c) Ann", format)
+            XCTAssertEqual(tags["Apple:MediaGroupUUID"] as? String, "E905E6C6-C747-4805-942F-9904A0281F02", format)
+            for gone in ["IFD0:Make", "ExifIFD:DateTimeOriginal", "XMP-dc:Subject", "IPTC:Keywords", "GPS:GPSLatitude"] {
+                XCTAssertNil(tags[gone], "\(format) \(gone)")
+            }
+            XCTAssertEqual(try locationTags(path), [], format)
+            if format == "webp" { XCTAssertTrue(item.removedMetadata?.contains("IPTC: webp has no place for it") ?? false, "\(item)") }
+        }
+    }
+
+    /// A block that cannot be parsed is not carried, whatever the pipeline does, and the report
+    /// names it: what it hides cannot be checked.
+    func testAnUnreadableBlockIsDroppedAndReported() throws {
+        let input = Fixtures.temporaryFolder()
+        var jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg")))
+        let xmp = try XCTUnwrap(jpeg.range(of: Data("<x:xmpmeta".utf8)))
+        jpeg[xmp.lowerBound + 1] = UInt8(ascii: "&") // "<&:xmpmeta": no longer XML
+        try jpeg.write(to: input.appendingPathComponent("broken-xmp.jpg"))
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "write"}"#), input: input, output: output)
+        let item = try XCTUnwrap(report.items.first)
+        XCTAssertEqual(item.status, .ok)
+        XCTAssertTrue(item.removedMetadata?.first?.hasPrefix("XMP in APP1 (") ?? false, "\(item)")
+        XCTAssertTrue(item.removedMetadata?.first?.hasSuffix("unreadable, dropped") ?? false, "\(item)")
+        let tags = try exiftool(output.appendingPathComponent("broken-xmp.jpg").path)
+        XCTAssertFalse(tags.keys.contains { $0.hasPrefix("XMP") }, "\(tags.keys.sorted())")
+        XCTAssertEqual(tags["IPTC:City"] as? String, "Mainz", "the other blocks are carried as they were")
     }
 }
