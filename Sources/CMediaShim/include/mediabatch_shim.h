@@ -10,6 +10,8 @@
 
 #include <vips/vips.h>
 
+#include "mediabatch_reduce.h"
+
 /* VIPS_INIT is a macro. Also sets libvips up for item-level parallelism: one libvips worker
  * thread per pipeline, operation cache off (every file is seen once), untrusted loaders
  * (ImageMagick, PDF, SVG, ...) blocked, and glibc malloc tuned against the RSS growth that

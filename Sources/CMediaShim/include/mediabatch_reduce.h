@@ -1,0 +1,45 @@
+/* mediabatch's own Lanczos-3 reduce for 8-bit images (reduce.c, resize.c).
+ *
+ * libvips 8.14's horizontal reduce (vips_reduceh) is scalar C, half of a 12 MP JPEG's thumbnail;
+ * these compute the same samples with SIMD loops picked at run time (AVX2, SSE4.1, or plain C).
+ * Return values follow libvips: 0 on success, -1 on failure with the reason in vips_error_buffer().
+ */
+#ifndef MEDIABATCH_REDUCE_H
+#define MEDIABATCH_REDUCE_H
+
+#include <vips/vips.h>
+
+/* The instruction sets the reduce loops exist for, in increasing order. */
+typedef enum {
+    MB_REDUCE_AUTO = 0, /* the best the CPU has */
+    MB_REDUCE_SCALAR = 1,
+    MB_REDUCE_SSE41 = 2,
+    MB_REDUCE_AVX2 = 3,
+} MbReduceLevel;
+
+/* The level reduces built now use: the forced one if the CPU has it, else the CPU's best. */
+int mb_reduce_level(void);
+
+/* For tests: makes reduces built from now on use `level` (MB_REDUCE_AUTO: the CPU's best again), so
+ * that each loop is compared with libvips on this machine. Returns mb_reduce_level(). */
+int mb_reduce_force_level(int level);
+
+/* For tests: how many reduces mediabatch's own loops have been built for, process-wide, so that a
+ * comparison with libvips can tell it did not compare libvips with itself (a fallback). */
+int mb_reduce_builds(void);
+
+/* vips_reduceh(in, out, hshrink, "kernel", LANCZOS3, "gap", gap): the same samples, from SIMD loops
+ * for uchar images of 1-4 bands; anything else goes to vips_reduceh itself. */
+int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap);
+
+/* vips_reducev(in, out, vshrink, "kernel", LANCZOS3, "gap", gap): the same samples as its ORC path
+ * (6-bit masks, saturating 16-bit sums), from SIMD loops for uchar images of 1-4 bands; where
+ * libvips would not run ORC (disabled, or more than 50 taps), vips_reducev itself. */
+int mb_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
+
+/* libvips' own operations where mediabatch's do not apply, and for tests the reference its own are
+ * compared with: vips_reduceh and vips_reducev with the Lanczos-3 kernel. */
+int mb_libvips_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap);
+int mb_libvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
+
+#endif
