@@ -1,8 +1,9 @@
 import CMediaShim
 import CVips
 
-/// mediabatch's Lanczos-3 reduce (the shim's reduce.c) beside libvips' own, for the tests that
-/// compare them.
+/// mediabatch's Lanczos-3 reduce (the shim's reduce.c and resize.c) beside libvips' own, for the
+/// tests that compare them. `thumbnail(of:)` and `resized(width:height:)` already use it; nothing
+/// else in mediabatch asks for a reduce by itself.
 extension VImage {
     /// The instruction sets the reduce loops exist for, lowest first.
     enum ReduceLevel: Int32, CaseIterable, Sendable {
@@ -47,6 +48,29 @@ extension VImage {
     private func reduced(_ reduce: Reduce, _ shrink: Double, _ gap: Double, _ operation: String) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
         try Self.build { try check(reduce(pointer, &out, shrink, gap), operation) }
+        return VImage(owning: out!)
+    }
+
+    /// This image scaled by `hscale` × `vscale` as `vips_resize` does: mediabatch's, or libvips'.
+    func resized(hscale: Double, vscale: Double, libvips: Bool = false) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check((libvips ? mb_libvips_resize : mb_resize)(pointer, &out, hscale, vscale), "resize") }
+        return VImage(owning: out!)
+    }
+
+    /// libvips' own `vips_thumbnail` as `thumbnail(of:maxSize:)` (`exact` false) or
+    /// `thumbnail(of:width:height:)` asks it: what mediabatch's must match.
+    static func libvipsThumbnail(of path: String, width: Int, height: Int, exact: Bool) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let size = exact ? VIPS_SIZE_FORCE : VIPS_SIZE_DOWN
+        try build { try check(mb_libvips_thumbnail(path, Int32(width), Int32(height), size, &out), "thumbnail") }
+        return VImage(owning: out!)
+    }
+
+    /// libvips' own `vips_thumbnail_image` as `resized(width:height:)` asks it.
+    func libvipsResized(width: Int, height: Int) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_libvips_thumbnail_image(pointer, Int32(width), Int32(height), VIPS_SIZE_FORCE, &out), "thumbnail_image") }
         return VImage(owning: out!)
     }
 }
