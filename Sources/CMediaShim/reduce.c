@@ -2,13 +2,13 @@
  * for 8-bit images, with SIMD inner loops (reduce_kernels.c). Each is a libvips pipeline node, as
  * libvips' own are: built the same way (output size, integer pre-shrink for a `gap`, the offset
  * that centres the samples, edge pixels copied outwards by vips_embed), computing only the
- * regions asked for. Where libvips would take another path (other formats, no ORC, masks too long
- * for ORC), the call goes to libvips itself. */
+ * regions asked for. Images that are not 8-bit, a libvips whose own pass computes other samples
+ * (mb_reduce_is_own) and masks longer than ORC takes go to libvips itself. */
 #include "mediabatch_shim.h"
 #include "reduce_kernels.h"
 
 #include <math.h>
-#include <vips/vector.h>
+#include <string.h>
 
 /* libvips' subpixel positions (VIPS_TRANSFORM_SCALE + 1 masks) and the longest mask it accepts. */
 #define POSITIONS (VIPS_TRANSFORM_SCALE + 1)
@@ -320,13 +320,12 @@ static int hreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
         g_object_unref(node);
         return -1;
     }
-    g_atomic_int_inc(&builds);
     *out = node;
     return 0;
 }
 
-/* Plans the axis, applies the box shrink, and reduces the rest with `reduce` (a copy when nothing
- * is left to reduce, as libvips does). */
+/* Applies the planned box shrink and reduces the rest with `reduce` (a copy when nothing is left
+ * to reduce, as libvips does); counts the reduces built (mb_reduce_builds). */
 typedef int (*Reduce)(VipsImage *in, VipsImage **out, const AxisPlan *plan);
 
 static int reduce_axis(VipsImage *in, VipsImage **out, const AxisPlan *plan, BoxShrink box, Reduce reduce) {
@@ -335,6 +334,8 @@ static int reduce_axis(VipsImage *in, VipsImage **out, const AxisPlan *plan, Box
         return -1;
     const int result = plan->shrink == 1.0 ? vips_copy(shrunk, out, NULL) : reduce(shrunk, out, plan);
     g_object_unref(shrunk);
+    if (!result && plan->shrink != 1.0)
+        g_atomic_int_inc(&builds);
     return result;
 }
 
@@ -344,7 +345,7 @@ int mb_libvips_reduceh(VipsImage *in, VipsImage **out, double hshrink, double ga
 
 int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap) {
     AxisPlan plan;
-    if (!reducible(in))
+    if (!reducible(in) || !mb_reduce_is_own(FALSE))
         return mb_libvips_reduceh(in, out, hshrink, gap);
     if (plan_axis(&plan, in->Xsize, hshrink, gap, "mb_reduceh"))
         return -1;
@@ -438,7 +439,6 @@ static int vreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
         g_object_unref(node);
         return -1;
     }
-    g_atomic_int_inc(&builds);
     /* As vips_reducev: a line cache after a sequential source, so that a thread running late still
      * finds the input lines it needs. */
     if (!vips_image_get_typeof(node, VIPS_META_SEQUENTIAL)) {
@@ -456,11 +456,51 @@ int mb_libvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double ga
 
 int mb_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap) {
     AxisPlan plan;
-    if (!reducible(in) || !vips_vector_isenabled())
+    if (!reducible(in) || !mb_reduce_is_own(TRUE))
         return mb_libvips_reducev(in, out, vshrink, gap);
     if (plan_axis(&plan, in->Ysize, vshrink, gap, "mb_reducev"))
         return -1;
     if (plan.n_point > ORC_MAX_POINT)
         return mb_libvips_reducev(in, out, vshrink, gap);
     return reduce_axis(in, out, &plan, vips_shrinkv, vreduce_build);
+}
+
+/* ---- which passes are ours ---- */
+
+/* Whether libvips' own pass (vertical or horizontal) gives exactly our samples for a probe image:
+ * hard edges, where 6-bit and 12-bit masks part most, and levels between, reduced by a factor
+ * that visits many subpixel positions. */
+static gboolean same_as_libvips(gboolean vertical) {
+    enum { SIZE = 97 };
+    const double shrink = 1.37;
+    uint8_t pixels[SIZE * 2];
+    for (int i = 0; i < SIZE * 2; i++)
+        pixels[i] = i % 7 < 3 ? 255 : i * 29 % 256;
+    VipsImage *probe = vips_image_new_from_memory(pixels, sizeof pixels, vertical ? 2 : SIZE, vertical ? SIZE : 2, 1,
+                                                  VIPS_FORMAT_UCHAR);
+    VipsImage *ours = NULL, *theirs = NULL;
+    void *our_samples = NULL, *their_samples = NULL;
+    size_t our_size = 0, their_size = 0;
+    AxisPlan plan;
+    if (probe && !plan_axis(&plan, SIZE, shrink, 0, "mb_reduce")
+        && !(vertical ? vreduce_build(probe, &ours, &plan) : hreduce_build(probe, &ours, &plan))
+        && !(vertical ? mb_libvips_reducev : mb_libvips_reduceh)(probe, &theirs, shrink, 0)) {
+        our_samples = vips_image_write_to_memory(ours, &our_size);
+        their_samples = vips_image_write_to_memory(theirs, &their_size);
+    }
+    const gboolean same = our_samples && their_samples && our_size == their_size
+        && memcmp(our_samples, their_samples, our_size) == 0;
+    g_free(our_samples);
+    g_free(their_samples);
+    VIPS_UNREF(ours);
+    VIPS_UNREF(theirs);
+    VIPS_UNREF(probe);
+    return same;
+}
+
+int mb_reduce_is_own(int vertical) {
+    static gsize decided[2];
+    if (g_once_init_enter(&decided[!!vertical]))
+        g_once_init_leave(&decided[!!vertical], same_as_libvips(vertical) ? 2 : 1);
+    return decided[!!vertical] == 2;
 }

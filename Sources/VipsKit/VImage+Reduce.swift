@@ -21,6 +21,12 @@ extension VImage {
     /// sees it grow knows it compared them, not a fallback to libvips, with libvips.
     static var ownReduceBuilds: Int { Int(mb_reduce_builds()) }
 
+    /// Whether mediabatch computes the vertical (or horizontal) pass of 8-bit images itself, not
+    /// libvips: where libvips' own pass gives exactly its samples (see `mb_reduce_is_own`).
+    static func reducesItself(vertically: Bool) -> Bool {
+        mb_reduce_is_own(vertically ? 1 : 0) != 0
+    }
+
     /// `width` × `height` pixels of `bands` interleaved 8-bit samples, row after row.
     static func fromPixels(_ samples: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
         precondition(samples.count == width * height * bands)
