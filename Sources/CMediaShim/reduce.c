@@ -3,7 +3,8 @@
  * libvips' own are: built the same way (output size, integer pre-shrink for a `gap`, the offset
  * that centres the samples, edge pixels copied outwards by vips_embed), computing only the
  * regions asked for. Images that are not 8-bit, a libvips whose own pass computes other samples
- * (mb_reduce_is_own) and masks longer than ORC takes go to libvips itself. */
+ * (mb_reduce_is_own), masks longer than ORC takes and unoptimised builds (mb_reduce_level) go to
+ * libvips itself. */
 #include "mediabatch_shim.h"
 #include "reduce_kernels.h"
 
@@ -33,7 +34,13 @@ static int cpu_level(void) {
 
 int mb_reduce_level(void) {
     const int best = cpu_level(), forced = g_atomic_int_get(&forced_level);
-    return forced == MB_REDUCE_AUTO || forced > best ? best : forced;
+    if (forced != MB_REDUCE_AUTO)
+        return forced > best ? best : forced;
+#if defined(__OPTIMIZE__)
+    return best;
+#else
+    return MB_REDUCE_LIBVIPS;
+#endif
 }
 
 int mb_reduce_builds(void) {
@@ -345,7 +352,7 @@ int mb_libvips_reduceh(VipsImage *in, VipsImage **out, double hshrink, double ga
 
 int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap) {
     AxisPlan plan;
-    if (!reducible(in) || !mb_reduce_is_own(FALSE))
+    if (!reducible(in) || mb_reduce_level() == MB_REDUCE_LIBVIPS || !mb_reduce_is_own(FALSE))
         return mb_libvips_reduceh(in, out, hshrink, gap);
     if (plan_axis(&plan, in->Xsize, hshrink, gap, "mb_reduceh"))
         return -1;
@@ -456,7 +463,7 @@ int mb_libvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double ga
 
 int mb_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap) {
     AxisPlan plan;
-    if (!reducible(in) || !mb_reduce_is_own(TRUE))
+    if (!reducible(in) || mb_reduce_level() == MB_REDUCE_LIBVIPS || !mb_reduce_is_own(TRUE))
         return mb_libvips_reducev(in, out, vshrink, gap);
     if (plan_axis(&plan, in->Ysize, vshrink, gap, "mb_reducev"))
         return -1;

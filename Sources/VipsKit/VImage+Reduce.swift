@@ -10,11 +10,12 @@ extension VImage {
         case scalar = 1, sse41, avx2
     }
 
-    /// Makes reduces built from now on use `level` (nil: the CPU's best), process-wide. Returns the
-    /// level in effect: lower than asked where the CPU lacks it.
+    /// Makes reduces built from now on use `level` (nil: the default again), process-wide. Returns
+    /// the level in effect: lower than asked where the CPU lacks it; nil for libvips' own passes,
+    /// the default of a debug build (see `mb_reduce_level`).
     @discardableResult
-    static func forceReduceLevel(_ level: ReduceLevel?) -> ReduceLevel {
-        ReduceLevel(rawValue: mb_reduce_force_level(level?.rawValue ?? 0))!
+    static func forceReduceLevel(_ level: ReduceLevel?) -> ReduceLevel? {
+        ReduceLevel(rawValue: mb_reduce_force_level(level?.rawValue ?? MB_REDUCE_AUTO.rawValue))
     }
 
     /// How many reduces mediabatch's own loops have been built for in this process: a test that
