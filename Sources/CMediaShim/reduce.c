@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-/* libvips' subpixel positions (VIPS_TRANSFORM_SCALE + 1 masks) and the longest mask it accepts. */
-#define POSITIONS (VIPS_TRANSFORM_SCALE + 1)
+_Static_assert(MB_MASK_POSITIONS == VIPS_TRANSFORM_SCALE + 1, "one mask per subpixel position libvips tabulates");
+/* The longest mask libvips accepts. */
 #define MAX_POINT 2000
 /* vips_reducev's ORC program takes 5 taps a pass and at most 10 passes; past that libvips uses its
  * C loop (12-bit), which mb_reducev leaves to it. */
@@ -37,7 +37,7 @@ int mb_reduce_level(void) {
     if (forced != MB_REDUCE_AUTO)
         return forced > best ? best : forced;
 #if defined(__OPTIMIZE__)
-    return best;
+    return best >= MB_REDUCE_SSE41 ? best : MB_REDUCE_LIBVIPS;
 #else
     return MB_REDUCE_LIBVIPS;
 #endif
@@ -78,7 +78,7 @@ static void lanczos3_mask(double *c, int n, double shrink, double x) {
         c[i] /= sum;
 }
 
-/* The mask at subpixel position t of POSITIONS, as libvips tabulates it. */
+/* The mask at subpixel position t of MB_MASK_POSITIONS, as libvips tabulates it. */
 static void position_mask(double *c, int n, double shrink, int t) {
     lanczos3_mask(c, n, shrink, (float) t / VIPS_TRANSFORM_SCALE);
 }
@@ -289,13 +289,13 @@ static int hreduce_gen(VipsRegion *out_region, void *vseq, void *a, void *b, gbo
 /* Fills h's masks: libvips' 12-bit integers (truncated, as its table builder does) and their
  * layout for the vector loops. */
 static int hreduce_masks(HReduce *h, VipsImage *owner, int bands, int n) {
-    int *masks = VIPS_ARRAY(owner, POSITIONS * n, int);
+    int *masks = VIPS_ARRAY(owner, MB_MASK_POSITIONS * n, int);
     double *mask = VIPS_ARRAY(owner, n, double);
     const int steps = (n + mb_taps_per_step(bands) - 1) / mb_taps_per_step(bands);
-    int16_t *vector_masks = VIPS_ARRAY(owner, POSITIONS * steps * 16, int16_t);
+    int16_t *vector_masks = VIPS_ARRAY(owner, MB_MASK_POSITIONS * steps * 16, int16_t);
     if (!masks || !mask || !vector_masks)
         return -1;
-    for (int t = 0; t < POSITIONS; t++) {
+    for (int t = 0; t < MB_MASK_POSITIONS; t++) {
         position_mask(mask, n, h->shrink, t);
         for (int i = 0; i < n; i++)
             masks[t * n + i] = mask[i] * VIPS_INTERPOLATE_SCALE;
@@ -362,7 +362,7 @@ int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap) {
 /* ---- vertical ---- */
 
 typedef struct {
-    const int16_t *masks; /* POSITIONS × n_point, 6-bit */
+    const int16_t *masks; /* MB_MASK_POSITIONS × n_point, 6-bit */
     int n_point, level;
     double shrink, offset;
 } VReduce;
@@ -426,17 +426,17 @@ static int vreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
         return -1;
     VipsImage *node = new_node(embedded);
     VReduce *v = VIPS_NEW(node, VReduce);
-    int16_t *masks = VIPS_ARRAY(node, POSITIONS * n, int16_t);
+    int16_t *masks = VIPS_ARRAY(node, MB_MASK_POSITIONS * n, int16_t);
     double *mask = VIPS_ARRAY(node, n, double);
     if (!v || !masks || !mask) {
         g_object_unref(node);
         return -1;
     }
-    for (int t = 0; t < POSITIONS; t++) {
+    for (int t = 0; t < MB_MASK_POSITIONS; t++) {
         position_mask(mask, n, plan->shrink, t);
         fixed_point_mask(mask, masks + t * n, n, 64);
     }
-    if (!sums_fit_16_bits(masks, POSITIONS * n, n)) {
+    if (!sums_fit_16_bits(masks, MB_MASK_POSITIONS * n, n)) {
         g_object_unref(node);
         vips_error("mb_reducev", "%s", "mask too large for 16-bit sums");
         return -1;

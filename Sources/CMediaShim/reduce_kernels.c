@@ -21,7 +21,7 @@ static inline uint8_t clip_uchar(int v) {
 void mb_reduceh_layout(const int *masks, int n_point, int bands, int16_t *vector_masks) {
     const int per_step = mb_taps_per_step(bands);
     const int steps = (n_point + per_step - 1) / per_step;
-    for (int t = 0; t <= 64; t++) {
+    for (int t = 0; t < MB_MASK_POSITIONS; t++) {
         const int *k = masks + t * n_point;
         int16_t *v = vector_masks + t * steps * 16;
         for (int s = 0; s < steps; s++, v += 16) {

@@ -13,12 +13,15 @@
 
 #include <stdint.h>
 
-/* The horizontal masks of one reduce. A mask is chosen per output pixel by the subpixel position
- * of its centre, one of VIPS_TRANSFORM_SCALE + 1 (65) positions. */
+/* Masks per reduce: one per subpixel position of an output pixel's centre, as libvips tabulates
+ * them (VIPS_TRANSFORM_SCALE + 1; reduce.c checks). */
+#define MB_MASK_POSITIONS 65
+
+/* The horizontal masks of one reduce, MB_MASK_POSITIONS of them. */
 typedef struct {
     int bands;              /* 1..4, interleaved */
     int n_point;            /* taps */
-    const int *masks;       /* 65 × n_point, the scalar loop's */
+    const int *masks;       /* positions × n_point, the scalar loop's */
     /* The vector loops' copy: per position `steps` groups of two 8 × int16 vectors, each group
      * covering the taps one 16-byte load holds (16 / bands of them; 4 for 3 bands), laid out as
      * the loop pairs them with samples (see reduce_kernels.c); taps past n_point are 0. */
@@ -38,7 +41,7 @@ static inline int mb_vector_span(const MbHMasks *m) {
     return (m->steps - 1) * m->step_bytes + 16;
 }
 
-/* Lays out masks (65 × n_point) for the vector loops into vector_masks (65 × steps × 16). */
+/* Lays out masks (positions × n_point) for the vector loops into vector_masks (positions × steps × 16). */
 void mb_reduceh_layout(const int *masks, int n_point, int bands, int16_t *vector_masks);
 
 /* One row: out[x] from in + offsets[x] (bytes) with mask positions[x], for x in [from, to). */

@@ -18,10 +18,14 @@ typedef enum {
     MB_REDUCE_AVX2 = 3,
 } MbReduceLevel;
 
-/* The level reduces built now use: the forced one if the CPU has it (else its best), or by default
- * the CPU's best in an optimised build and MB_REDUCE_LIBVIPS in an unoptimised one (SwiftPM's debug
- * build compiles the shim with -O0, where these loops run 3 to 7 times slower than libvips'
- * optimised ones: 565-1389 ms against 200 for one 12 MP horizontal pass). */
+/* The level reduces built now use: the forced one if the CPU has it (else its best). By default the
+ * CPU's best, but MB_REDUCE_LIBVIPS where that would be slower than libvips' own passes, as
+ * measured on one 12 MP image:
+ * - an unoptimised build (SwiftPM's debug build compiles the shim with -O0): our loops run 3 to 7
+ *   times slower than libvips' optimised ones (horizontal 565-1389 ms against 200);
+ * - a CPU with neither SSE4.1 nor AVX2 (aarch64 too: no NEON loops here): our scalar horizontal
+ *   loop is only as fast as libvips' (scalar too) and our scalar vertical one 4 times slower than
+ *   its ORC program (80-108 ms against 18-28). */
 int mb_reduce_level(void);
 
 /* For tests: makes reduces built from now on use `level` (MB_REDUCE_AUTO: the default again), so
