@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs one.
 #
-#   fuzz/run.sh build                      build both fuzzers into fuzz/.build (what is out of date)
-#   fuzz/run.sh pipeline|header [SECONDS]  build, fuzz for SECONDS (600 by default), one process
-#                                          at a time, going on after a finding; then merge inputs
-#                                          that add coverage into fuzz/corpus/NAME
-#   fuzz/run.sh pipeline|header FILE...    build, then run each input once (a crash artifact)
+#   fuzz/run.sh build                             build every fuzzer into fuzz/.build (what is out of date)
+#   fuzz/run.sh pipeline|header|reduce [SECONDS]  build, fuzz for SECONDS (600 by default), one process
+#                                                 at a time, going on after a finding; then merge inputs
+#                                                 that add coverage into fuzz/corpus/NAME
+#   fuzz/run.sh pipeline|header|reduce FILE...    build, then run each input once (a crash artifact)
 #
 # Findings land in fuzz/.artifacts/NAME/, the log of each run in fuzz/.artifacts/.
 set -euo pipefail
@@ -16,6 +16,9 @@ artifacts=fuzz/.artifacts
 # Address as well as fuzzer: Swift's own checks trap on bounds and overflow, ASan catches what
 # slips past them in unsafe code and the C libraries underneath (libxml2 for XMLParser).
 swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+# The reduce harness is C, with the shim's reduce sources compiled into it (instrumented) and
+# libvips linked as it is: the toolchain's clang, which has libFuzzer.
+c_flags=(-fsanitize=fuzzer,address -O1 -g -I Sources/CMediaShim/include -I Sources/CMediaShim)
 
 # ld.gold warns once per ASan check routine ("Cannot export local symbol"); nothing else is hidden.
 quiet_link() {
@@ -32,17 +35,21 @@ pipeline_sources=(Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift)
 header_sources=(Sources/PipelineModel/*.swift Sources/MetadataKit/*.swift Sources/MediaBatchCore/Media/FormatSniffer.swift
                 Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift)
 
+reduce_sources=(fuzz/ReduceFuzzer.c Sources/CMediaShim/reduce.c Sources/CMediaShim/reduce_kernels.c)
+
 out_of_date() { # BINARY SOURCES...
     local binary=$1; shift
     [[ ! -x $binary || -n $(find "$@" fuzz/run.sh -newer "$binary") ]]
 }
 
-build_all() {
-    mkdir -p "$build"
+build_pipeline() {
     if out_of_date "$build/pipeline-fuzzer" "${pipeline_sources[@]}"; then
         # The pipeline harness compiles with PipelineModel's sources: one module, internal access.
         quiet_link swiftc "${swift_flags[@]}" -module-name PipelineFileFuzzer "${pipeline_sources[@]}" -o "$build/pipeline-fuzzer"
     fi
+}
+
+build_header() {
     if out_of_date "$build/header-fuzzer" "${header_sources[@]}"; then
         # FormatSniffer and GeoPosition import PipelineModel and MetadataKit, so those are modules here.
         module PipelineModel Sources/PipelineModel/*.swift
@@ -53,12 +60,21 @@ build_all() {
     fi
 }
 
+build_reduce() {
+    if out_of_date "$build/reduce-fuzzer" "${reduce_sources[@]}" Sources/CMediaShim/*.h Sources/CMediaShim/include/*.h; then
+        # shellcheck disable=SC2046 # pkg-config's flags are words
+        clang "${c_flags[@]}" $(pkg-config --cflags vips) "${reduce_sources[@]}" $(pkg-config --libs vips) -lm -o "$build/reduce-fuzzer"
+    fi
+}
+
 options() { # NAME: libFuzzer options per fuzzer
     case $1 in
         # Pipeline files are a few hundred bytes; 8 KiB leaves room for deep nesting.
         pipeline) echo "-max_len=8192 -dict=fuzz/pipeline.dict" ;;
         # Header seeds are at most 64 KiB: enough for every metadata segment and a whole moov.
         header) echo "-max_len=65536 -dict=fuzz/header.dict" ;;
+        # 8 bytes of sizes and shrink, then pixels, repeated to fill up to 1024 × 64 × 4 samples.
+        reduce) echo "-max_len=4096" ;;
     esac
     # ASan's shadow memory needs room; one input allocating 512 MiB is a finding in itself.
     echo "-timeout=10 -rss_limit_mb=2560 -malloc_limit_mb=512 -print_final_stats=1"
@@ -68,14 +84,19 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}:symbolize=1"
 # Swift's own crash backtracer fights ASan over the dying process; libFuzzer prints the stack.
 export SWIFT_BACKTRACE=enable=no
 
-command=${1:?usage: fuzz/run.sh build | pipeline|header [SECONDS | FILE...]}
+command=${1:?usage: fuzz/run.sh build | pipeline|header|reduce [SECONDS | FILE...]}
 # No leak checks for the header readers: XMLParser on Linux leaks a CFError on every libxml2
 # error, the heap scan after each one took half of the time, and the exit-time report named only
 # that leak. Growth still trips -rss_limit_mb.
 [[ $command == header ]] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-build_all
-[[ $command == build ]] && exit 0
-[[ $command == pipeline || $command == header ]] || { echo "unknown fuzzer $command" >&2; exit 2; }
+mkdir -p "$build"
+if [[ $command == build ]]; then
+    build_pipeline && build_header && build_reduce
+    exit 0
+fi
+[[ $command == pipeline || $command == header || $command == reduce ]] || { echo "unknown fuzzer $command" >&2; exit 2; }
+# Only the fuzzer asked for: one that does not build does not stop the others.
+"build_$command"
 fuzzer="$build/$command-fuzzer"
 mkdir -p "$artifacts/$command" "$artifacts/work-$command" "fuzz/corpus/$command"
 

@@ -27,26 +27,6 @@ VipsImage *mb_vips_open_strict(const char *path) {
     return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }
 
-int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out) {
-    return vips_thumbnail(path, out, max_size,
-        "height", max_size,
-        "size", VIPS_SIZE_DOWN,
-        "fail_on", VIPS_FAIL_ON_ERROR,
-        NULL);
-}
-
-int mb_vips_thumbnail_exact(const char *path, int width, int height, VipsImage **out) {
-    return vips_thumbnail(path, out, width,
-        "height", height,
-        "size", VIPS_SIZE_FORCE,
-        "fail_on", VIPS_FAIL_ON_ERROR,
-        NULL);
-}
-
-int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out) {
-    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE, NULL);
-}
-
 int mb_vips_copy(VipsImage *in, VipsImage **out) {
     return vips_copy(in, out, NULL);
 }

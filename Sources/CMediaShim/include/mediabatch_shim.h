@@ -10,24 +10,27 @@
 
 #include <vips/vips.h>
 
+#include "mediabatch_reduce.h"
+
 /* VIPS_INIT is a macro. Also sets libvips up for item-level parallelism: one libvips worker
  * thread per pipeline, operation cache off (every file is seen once), untrusted loaders
  * (ImageMagick, PDF, SVG, ...) blocked, and glibc malloc tuned against the RSS growth that
  * arena fragmentation causes in long libvips batches. */
 int mb_vips_startup(const char *argv0);
 
-/* vips_thumbnail is variadic. Shrinks on load to fit max_size x max_size, never upsizes, and
- * applies the orientation (EXIF for JPEG, irot/imir for HEIF). fail_on=error makes truncated and
- * corrupt files fail instead of decoding half grey. */
+/* vips_thumbnail(size=down, fail_on=error), with its Lanczos-3 passes computed by mb_resize where
+ * it only decodes, reduces and rotates (resize.c). Shrinks on load to fit max_size x max_size,
+ * never upsizes, and applies the orientation (EXIF for JPEG, irot/imir for HEIF). fail_on=error
+ * makes truncated and corrupt files fail instead of decoding half grey. */
 int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out);
 
-/* vips_thumbnail is variadic. Decodes to exactly width x height (orientation applied, size=force):
- * the caller computes both sides from the upright source, so that an output's pixels are known
- * before it is made. Shrinks on load where the format allows. */
+/* The same, to exactly width x height (orientation applied, size=force): the caller computes both
+ * sides from the upright source, so that an output's pixels are known before it is made. Shrinks
+ * on load where the format allows. */
 int mb_vips_thumbnail_exact(const char *path, int width, int height, VipsImage **out);
 
-/* vips_thumbnail_image is variadic. Resizes an image (in memory: no shrink-on-load) to exactly
- * width x height with the same kernel as vips_thumbnail. */
+/* vips_thumbnail_image(size=force) the same way: resizes an image (in memory: no shrink-on-load)
+ * to exactly width x height with the same kernel as vips_thumbnail. */
 int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out);
 
 /* vips_copy is variadic. A copy shares pixels but owns its metadata, so fields can be removed
