@@ -5,7 +5,8 @@ public enum MediaBatchVersion {
 }
 
 /// mediabatch's version as far as outputs go: bump it when a change makes the same input and
-/// pipeline give different outputs, so that the state database redoes them.
+/// pipeline give different outputs, so that the state database redoes them. 2: every output's
+/// metadata written by mediabatch (MakerNotes and every block in PNG, WebP, HEIF and TIFF too).
 public enum OutputVersion {
-    public static let current = "mediabatch-output-1"
+    public static let current = "mediabatch-output-2"
 }
