@@ -39,13 +39,22 @@ public func runProcess(_ executable: String, _ arguments: [String], in folder: U
 /// exiftool's view of a file: `-j -G1 -a` tags, plus any extra arguments (e.g. `-gps:all`), under
 /// the names exiftool 12.57 (Debian 12) gives them.
 public func exiftool(_ path: String, _ arguments: [String] = []) throws -> [String: Any] {
-    let result = try runProcess("exiftool", ["-j", "-G1", "-a"] + arguments + [path])
+    let asked = arguments.flatMap { argument in
+        [argument] + exiftoolRenamedTags.filter { "-\($0.value)" == argument }.map { "-\($0.key)" }
+    }
+    let result = try runProcess("exiftool", ["-j", "-G1", "-a"] + asked + [path])
     let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
     var tags = parsed?.first ?? [:]
     for (newer, older) in exiftoolRenamedTags where tags[older] == nil {
         tags[older] = tags.removeValue(forKey: newer)
     }
     return tags
+}
+
+/// exiftool's major version: 12 on Debian 12, 13 on Debian 13, for the few readings that differ.
+public func exiftoolMajorVersion() throws -> Int {
+    let version = try runProcess("exiftool", ["-ver"]).stdout
+    return Int(version.prefix { $0 != "." }) ?? 0
 }
 
 /// Tags exiftool 13 (Debian 13) names differently: Apple MakerNote 0x0011, the Live Photo content
