@@ -62,6 +62,11 @@ def location(path):
                          capture_output=True, text=True).stdout.strip()
     return out
 
+def warnings(path):
+    """Every warning exiftool gives (not only the first, as -Warning alone does)."""
+    out = subprocess.run(["exiftool", "-q", "-q", "-a", "-s3", "-Warning", str(path)], capture_output=True, text=True).stdout
+    return set(out.splitlines())
+
 def probe(path):
     return subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=index,codec_type,codec_tag_string,duration:format=duration",
                            "-of", "compact", str(path)], capture_output=True, text=True).stdout
@@ -108,10 +113,10 @@ for format in formats:
         if missing:
             counts["lost"] += 1
             print(f"{format}: TAGS LOST in {relative}: " + ", ".join(f"{tag} ({before.get(tag, 'present')!s:.40})" for tag in missing))
-        warning = after.get("ExifTool:Warning")
-        if warning and warning != before.get("ExifTool:Warning"):
+        new_warnings = warnings(base / relative) - warnings(root / source)
+        if new_warnings:
             counts["warnings"] += 1
-            print(f"{format}: EXIFTOOL WARNS of {relative}: {warning}")
+            print(f"{format}: EXIFTOOL WARNS of {relative}: " + "; ".join(sorted(new_warnings)))
         if suffix in VIDEO:
             if probe(root / source) != probe(base / relative):
                 counts["video"] += 1; print(f"{format}: STREAMS OR DURATION DIFFER in {relative}")
