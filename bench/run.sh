@@ -263,15 +263,17 @@ incremental() {
 
 # python_venv PACKAGE...: the Python of a venv holding the peers' packages from PyPI (never a run-time
 # dependency), one venv per package set and Python version: make bench-trixie runs this in a Debian 13
-# root over the same checkout. pyvips-binary is installed again after pyvips, or pyvips' API module,
-# built against the system's libvips-dev, would load Debian's libvips instead of the wheel's.
+# root over the same checkout. pyvips is installed without pkg-config in sight, so that it never builds
+# its API module against the system's libvips-dev (which needs a C compiler the Debian 13 root does not
+# have, and would load Debian's libvips instead of the wheel's); pyvips-binary is installed again after
+# it all the same, for venvs made before.
 python_venv() {
   local venv name
   name=$(IFS=-; echo "$*")
   venv=$work/venv-$name-python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   if [ ! -f "$venv/.done" ]; then
     rm -rf "$venv"; python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "$@" >&2
+    PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= "$venv/bin/pip" install -q "$@" >&2
     [[ $name != *pyvips-binary* ]] || "$venv/bin/pip" install -q --force-reinstall --no-deps pyvips-binary >&2
     touch "$venv/.done"
   fi
