@@ -253,12 +253,20 @@ public struct ExifData: Sendable, Equatable {
         for directory in directories {
             guard let start = offset(of: directory), let count = uint16(start) else { continue }
             end = max(end, start + 2 + Int(count) * 12 + 4)
-            for entry in entries(in: directory) { end = max(end, entry.valueOffset + entry.valueLength) }
+            for entry in entries(in: directory) { end = max(end, entry.valueOffset + reach(of: entry, in: directory)) }
         }
         if let start = number(0x201, in: .ifd1).map(Int.init), let length = number(0x202, in: .ifd1).map(Int.init) {
             end = max(end, start + length)
         }
         if end < tiff.count { tiff.removeSubrange(end...) }
+    }
+
+    /// How many bytes from its value's start an entry uses: its value's length, and for the
+    /// MakerNote what its own directories reach (see `MakerNoteOffsets.length(ofNote:declared:)`).
+    private func reach(of entry: Entry, in directory: Directory) -> Int {
+        guard directory == .exif, entry.tag == ExifTag.makerNote, entry.valueLength > 4 else { return entry.valueLength }
+        let available = min(entry.valueLength + MakerNoteOffsets.uncountedNikonHeader, tiff.count - entry.valueOffset)
+        return MakerNoteOffsets.length(ofNote: Array(tiff[entry.valueOffset..<entry.valueOffset + available]), declared: entry.valueLength)
     }
 
     /// A new, compact EXIF block with only the tags `keeping` accepts (a pointer is kept when

@@ -13,6 +13,7 @@
 /// never seen here) nor offsets kept inside values (Canon's preview image start, which points
 /// past the EXIF block into the JPEG and means nothing in a re-encoded file anyway). A note
 /// whose layout is not recognised is kept byte for byte, as libexif and exiftool keep unknown ones.
+/// A Nikon type-3 note declared shorter than it is keeps the few bytes it reaches past its count.
 enum MakerNoteOffsets {
     /// Prefixes of notes whose offsets count from the note (or a TIFF header inside it), from
     /// exiftool's MakerNotes.pm (`Base => '$start ...'`).
@@ -20,6 +21,41 @@ enum MakerNoteOffsets {
         "Apple iOS\0", "Nikon\0\u{2}", "FUJIFILM", "GENERALE", "OLYMPUS\0", "OM SYSTEM\0", "PENTAX \0", "KYOCERA",
         "MOT\0", "ISLMAKERNOTE000\0", "LEICA0", "GE\u{C}\0\0\0\u{16}\0\0\0",
     ].map { Array($0.utf8) }
+
+    /// What a Nikon type-3 note's "Nikon\0\2\0\0\0" header takes before its TIFF header: some
+    /// COOLPIX cameras leave it out of the note's declared count, so the note's last values and its
+    /// empty NikonScan directory lie up to this many bytes past the declared end.
+    static let uncountedNikonHeader = 10
+
+    /// How many bytes the note that starts `note` really takes: its declared length, or up to
+    /// `uncountedNikonHeader` more where a Nikon type-3 note's own directories and values reach past
+    /// it (exiftool reads them there). `note` holds the note's bytes and what follows, as far as
+    /// the EXIF block goes; never more than the declared length plus that header is claimed, so no
+    /// other tag's bytes (a GPS directory) can travel inside a note.
+    static func length(ofNote note: [UInt8], declared: Int) -> Int {
+        let header = uncountedNikonHeader
+        guard note.starts(with: Array("Nikon\0\u{2}".utf8)), note.count > header + 8, hasTIFFHeader(note) else { return declared }
+        let limit = min(note.count, declared + header)
+        let bigEndian = note[header] == 0x4D
+        var end = declared
+        var pending = [note.uint32(at: header + 4, bigEndian: bigEndian).map(Int.init)].compactMap { $0 }
+        // IFD0 and the sub-directories Nikon points to from it (NikonPreview 0x11, NikonScan 0xE10).
+        for _ in 0..<3 {
+            guard let directory = pending.popLast().map({ header + $0 }),
+                  let count = note.uint16(at: directory, bigEndian: bigEndian).map(Int.init) else { break }
+            end = max(end, directory + 2 + count * 12 + 4)
+            for index in 0..<count {
+                let at = directory + 2 + index * 12
+                guard let tag = note.uint16(at: at, bigEndian: bigEndian), let type = note.uint16(at: at + 2, bigEndian: bigEndian),
+                      let values = note.uint32(at: at + 4, bigEndian: bigEndian).map(Int.init),
+                      let offset = note.uint32(at: at + 8, bigEndian: bigEndian).map(Int.init) else { continue }
+                let length = values * ExifData.typeSize(type)
+                if length > 4 { end = max(end, header + offset + length) }
+                if [0x0011, 0x0E10].contains(tag), length == 4 { pending.append(offset) }
+            }
+        }
+        return end <= limit ? end : declared
+    }
 
     /// `note`, which sat at offset `old` of its EXIF block, as it must read at offset `new`.
     static func rebased(_ note: [UInt8], from old: Int, to new: Int) -> [UInt8] {

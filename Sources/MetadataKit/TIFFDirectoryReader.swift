@@ -71,6 +71,28 @@ struct TIFFDirectoryReader {
             return TIFFDirectory.Entry(tag: tag, type: type, count: count, value: Array(bytes[8..<8 + length]), sourceOffset: position + 8)
         }
         guard let offset = bytes.uint32(at: 8, bigEndian: bigEndian).map(Int.init) else { return nil }
+        if kind == .exif, tag == ExifTag.makerNote, size == 1 {
+            return makerNote(type: type, declared: length, at: offset)
+        }
+        return value(tag: tag, type: type, count: count, length: length, at: offset, kind: kind)
+    }
+
+    /// The MakerNote with the bytes a Nikon note uses past its declared count (see
+    /// `MakerNoteOffsets.length(ofNote:declared:)`), its count grown to match.
+    private mutating func makerNote(type: UInt16, declared: Int, at offset: Int) -> TIFFDirectory.Entry? {
+        let available = min(declared + MakerNoteOffsets.uncountedNikonHeader, source.size - offset)
+        guard declared <= min(Self.largestValue, budget), available >= declared,
+              let around = source.bytes(at: offset, count: available) else {
+            return value(tag: ExifTag.makerNote, type: type, count: declared, length: declared, at: offset, kind: .exif)
+        }
+        let length = MakerNoteOffsets.length(ofNote: around, declared: declared)
+        budget -= length
+        return TIFFDirectory.Entry(tag: ExifTag.makerNote, type: type, count: length, value: Array(around.prefix(length)), sourceOffset: offset)
+    }
+
+    /// An entry whose value of `length` bytes sits at `offset`, within the budget.
+    private mutating func value(tag: UInt16, type: UInt16, count: Int, length: Int, at offset: Int,
+                                kind: ExifData.Directory) -> TIFFDirectory.Entry? {
         guard length <= Self.largestValue, length <= budget else {
             problems.append("\(kind) tag 0x\(String(tag, radix: 16)) (\(length) bytes, more than accepted)")
             return nil

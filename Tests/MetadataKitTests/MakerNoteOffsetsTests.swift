@@ -61,6 +61,36 @@ final class MakerNoteOffsetsTests: XCTestCase {
     }
 
     /// `blocks` written into a small libvips TIFF and read back by exiftool, without warnings.
+    /// A little-endian EXIF block whose Nikon type-3 MakerNote (at 44) is declared 10 bytes short,
+    /// as COOLPIX cameras write it (the "Nikon\0\2\0\0\0" header left out of the count): its
+    /// NEFBitDepth value and its empty NikonScan directory lie in the 10 bytes past the declared end.
+    static let coolpixStyle: [UInt8] = {
+        var tiff = Array("II*\0".utf8) + [8, 0, 0, 0]
+        tiff += [1, 0] + [0x69, 0x87, 4, 0, 1, 0, 0, 0, 26, 0, 0, 0] + [0, 0, 0, 0]
+        tiff += [1, 0] + [0x7C, 0x92, 7, 0, 52, 0, 0, 0, 44, 0, 0, 0] + [0, 0, 0, 0]
+        tiff += Array("Nikon\0".utf8) + [2, 0, 0, 0] + Array("II*\0".utf8) + [8, 0, 0, 0]
+        tiff += [2, 0] + [0x10, 0x0E, 4, 0, 1, 0, 0, 0, 46, 0, 0, 0] + [0x22, 0x0E, 3, 0, 4, 0, 0, 0, 38, 0, 0, 0] + [0, 0, 0, 0]
+        return tiff + [8, 0, 12, 0, 14, 0, 0, 0] + [0, 0, 0, 0, 0, 0]
+    }()
+
+    func testANikonNoteDeclaredShortOfItsHeaderKeepsWhatLiesPastIt() throws {
+        var exif = try XCTUnwrap(ExifData(Self.coolpixStyle))
+        exif.trimUnreferencedTail()
+        XCTAssertEqual(exif.tiff.count, Self.coolpixStyle.count, "the 10 bytes past the declared note stay")
+        let tags = try writtenIntoTIFF(MetadataBlocks(exif: exif), ["-Nikon:NEFBitDepth#"])
+        XCTAssertEqual(tags["Nikon:NEFBitDepth"] as? String, "8 12 14 0")
+    }
+
+    /// Never more than the uncounted header: a note whose values reach further keeps its count,
+    /// so no bytes of another tag (a GPS directory) travel inside it.
+    func testANoteReachingFartherThanItsHeaderKeepsItsDeclaredLength() {
+        let note = Array(Self.coolpixStyle[44...])
+        XCTAssertEqual(MakerNoteOffsets.length(ofNote: note, declared: 52), 62)
+        XCTAssertEqual(MakerNoteOffsets.length(ofNote: note, declared: 40), 40, "22 bytes short")
+        XCTAssertEqual(MakerNoteOffsets.length(ofNote: Array(note[..<56]), declared: 52), 56, "cut off before its scan directory: as far as its values go")
+        XCTAssertEqual(MakerNoteOffsets.length(ofNote: Array(Self.canonStyle[62...]), declared: 60), 60)
+    }
+
     private func writtenIntoTIFF(_ blocks: MetadataBlocks, _ arguments: [String]) throws -> [String: Any] {
         let url = Fixtures.temporaryFolder().appendingPathComponent("note.tif")
         let made = try runProcess("vips", ["black", url.path, "8", "8"])
