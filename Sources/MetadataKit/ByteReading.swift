@@ -26,6 +26,12 @@ extension Collection where Element == UInt8, Index == Int {
 }
 
 extension Array where Element == UInt8 {
+    /// The four bytes of a code as `fourCC(at:)` reads it, one byte a character: a damaged file's
+    /// code with bytes past ASCII is written back as it was read (as UTF-8 it would grow).
+    init(fourCC: String) {
+        self = fourCC.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+    }
+
     mutating func setUInt16(_ value: UInt16, at offset: Int, bigEndian: Bool = true) {
         let bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
         self[offset..<offset + 2] = ArraySlice(bigEndian ? bytes : bytes.reversed())

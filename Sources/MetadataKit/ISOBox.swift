@@ -82,7 +82,7 @@ struct ISOBox: Equatable {
 
     /// A new box with a 32-bit size: `type`, then `payload`.
     static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        var header = [UInt8](repeating: 0, count: 4) + Array(type.utf8)
+        var header = [UInt8](repeating: 0, count: 4) + [UInt8](fourCC: type)
         header.setUInt32(UInt32(truncatingIfNeeded: 8 + payload.count), at: 0)
         return header + payload
     }

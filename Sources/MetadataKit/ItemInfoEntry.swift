@@ -35,7 +35,7 @@ struct ItemInfoEntry: Equatable {
         let version: UInt8 = id > 0xFFFF ? 3 : 2
         var payload: [UInt8] = [version, 0, 0, 1]
         let idBytes = (0..<(version == 2 ? 2 : 4)).reversed().map { UInt8(truncatingIfNeeded: id >> ($0 * 8)) }
-        payload += idBytes + [0, 0] + Array(type.utf8) + [0] // protection index 0, empty name
+        payload += idBytes + [0, 0] + [UInt8](fourCC: type) + [0] // protection index 0, empty name
         if let contentType { payload += Array(contentType.utf8) + [0] }
         return ISOBox.box("infe", payload)
     }

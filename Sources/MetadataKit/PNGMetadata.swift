@@ -158,7 +158,7 @@ public enum PNGMetadata: MetadataContainer {
 
     /// A whole chunk: length, type, data, CRC of type and data.
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + data
+        let typed = [UInt8](fourCC: type) + data
         var chunk = [0, 0, 0, 0] + typed + [0, 0, 0, 0]
         chunk.setUInt32(UInt32(data.count), at: 0)
         chunk.setUInt32(CRC32.checksum(typed), at: chunk.count - 4)

@@ -148,7 +148,7 @@ public enum WebPMetadata: MetadataContainer {
 
     /// A whole chunk: fourCC, little-endian size, payload, a padding byte after an odd one.
     static func chunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
-        var chunk = Array(fourCC.utf8) + [0, 0, 0, 0] + payload + (payload.count % 2 == 1 ? [0] : [])
+        var chunk = [UInt8](fourCC: fourCC) + [0, 0, 0, 0] + payload + (payload.count % 2 == 1 ? [0] : [])
         chunk.setUInt32(UInt32(payload.count), at: 4, bigEndian: false)
         return chunk
     }

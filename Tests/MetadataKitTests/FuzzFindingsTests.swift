@@ -122,4 +122,17 @@ final class MetadataKitFuzzFindingsTests: XCTestCase {
         try Data(output).write(to: url)
         XCTAssertEqual(try TIFFMetadata.readMetadata(path: url.path).exif?.numbers(ExifTag.xResolution, in: .ifd0).count, 1)
     }
+
+    /// A HEIF whose `iref` holds a reference typed "au\u{81}l" (one flipped byte): box types are
+    /// read one byte a character but were written as UTF-8, two bytes for that one, so the written
+    /// `iref` misplaced every box after it and the file could not be read back.
+    func testBoxTypesPastASCIIAreWrittenBackAsRead() throws {
+        let auxl = ISOBox.box("au\u{81}l", [0, 2, 0, 1, 0, 1])
+        let iref = ISOBox.box("iref", [0, 0, 0, 0] + auxl + ISOBox.box("cdsc", [0, 3, 0, 1, 0, 1]))
+        XCTAssertEqual(Array(auxl[4..<8]), [0x61, 0x75, 0x81, 0x6C])
+        let box = try XCTUnwrap(ISOBox.boxes(in: iref, 0..<iref.count).first)
+        let references = try ItemReferences(iref, box)
+        XCTAssertEqual(references.references.map(\.type), ["au\u{81}l", "cdsc"])
+        XCTAssertEqual(references.box, iref)
+    }
 }
