@@ -18,11 +18,13 @@ let package = Package(
         // Headers only (no pkgConfig, so no -lavformat): AVFormatKit opens the library at run time.
         .systemLibrary(name: "CAVFormat", providers: [.apt(["libavformat-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
-        .target(name: "VipsKit", dependencies: ["CVips", "CMediaShim"]),
+        .target(name: "VipsKit", dependencies: ["CVips", "CMediaShim", "MediaFormats"]),
         .target(name: "AVFormatKit", dependencies: ["CAVFormat"]),
 
         // Pure Swift from here on.
-        .target(name: "PipelineModel"),
+        // The format table: every format's row (extensions, magic, codecs, container, cost), below everything that names a format.
+        .target(name: "MediaFormats"),
+        .target(name: "PipelineModel", dependencies: ["MediaFormats"]),
         .target(name: "Scheduler"),
         // What earlier runs did, per item and output: SQLite (WAL) through GRDB; content hashes through swift-crypto.
         .target(name: "RunState", dependencies: [
@@ -30,15 +32,16 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
-        .target(name: "MetadataKit"),
-        .target(name: "MediaBatchCore", dependencies: ["PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
+        .target(name: "MetadataKit", dependencies: ["MediaFormats"]),
+        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
-            "MediaBatchCore", "PipelineModel", "RunState",
+            "MediaBatchCore", "MediaFormats", "PipelineModel", "RunState",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Fixture paths, process running, exiftool, goldens, pixel statistics, reports read back: shared by the test targets below.
         .target(name: "TestSupport", dependencies: ["VipsKit", "MediaBatchCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"]),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),

@@ -17,7 +17,7 @@ private let removeInputFileAtExit: Void = { atexit { unlink(inputPath) } }()
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    switch FormatSniffer.format(ofPrefix: Array(bytes.prefix(FormatSniffer.prefixLength))) {
+    switch FormatSniffer.format(ofPrefix: Array(bytes.prefix(Magic.prefixLength))) {
     case .jpeg?:
         readJPEG(bytes)
         withInputFile(bytes) { readContainer(JPEGMetadata.self, bytes, $0) }

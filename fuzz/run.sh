@@ -32,7 +32,8 @@ module() { # NAME SOURCES...: an instrumented library module the harnesses impor
 }
 
 pipeline_sources=(Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift)
-header_sources=(Sources/PipelineModel/*.swift Sources/MetadataKit/*.swift Sources/MediaBatchCore/Media/FormatSniffer.swift
+metadata_sources=($(find Sources/MetadataKit -name '*.swift' | sort))
+header_sources=(Sources/PipelineModel/*.swift "${metadata_sources[@]}" Sources/MediaBatchCore/Media/FormatSniffer.swift
                 Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift)
 
 reduce_sources=(fuzz/ReduceFuzzer.c Sources/CMediaShim/reduce.c Sources/CMediaShim/reduce_kernels.c)
@@ -53,7 +54,7 @@ build_header() {
     if out_of_date "$build/header-fuzzer" "${header_sources[@]}"; then
         # FormatSniffer and GeoPosition import PipelineModel and MetadataKit, so those are modules here.
         module PipelineModel Sources/PipelineModel/*.swift
-        module MetadataKit Sources/MetadataKit/*.swift
+        module MetadataKit "${metadata_sources[@]}"
         quiet_link swiftc "${swift_flags[@]}" -I "$build" -module-name HeaderFuzzer \
             Sources/MediaBatchCore/Media/FormatSniffer.swift Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift \
             "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -o "$build/header-fuzzer"

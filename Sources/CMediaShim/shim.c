@@ -1,7 +1,6 @@
 #include "mediabatch_shim.h"
 
 #include <malloc.h>
-#include <string.h>
 
 static void mb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
@@ -31,23 +30,59 @@ int mb_vips_copy(VipsImage *in, VipsImage **out) {
     return vips_copy(in, out, NULL);
 }
 
-int mb_vips_save(VipsImage *in, const char *path, const char *format, int quality, int effort) {
-    if (strcmp(format, "jpeg") == 0)
-        return vips_jpegsave(in, path, "Q", quality, NULL);
-    if (strcmp(format, "png") == 0)
-        return vips_pngsave(in, path, NULL);
-    if (strcmp(format, "webp") == 0)
-        return vips_webpsave(in, path, "Q", quality, "effort", effort, NULL);
-    if (strcmp(format, "gif") == 0)
-        return vips_gifsave(in, path, NULL);
-    if (strcmp(format, "tiff") == 0)
-        return vips_tiffsave(in, path, NULL);
-    if (strcmp(format, "heif") == 0)
-        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
-    if (strcmp(format, "avif") == 0)
-        return vips_heifsave(in, path, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort", effort, NULL);
-    vips_error("mediabatch", "no saver for format \"%s\"", format);
+int mb_vips_save_buffer(VipsImage *in, MbSaver saver, int quality, int effort, void **buf, size_t *len) {
+    switch (saver) {
+    case MB_SAVER_JPEG:
+        return vips_jpegsave_buffer(in, buf, len, "Q", quality, NULL);
+    case MB_SAVER_PNG:
+        return vips_pngsave_buffer(in, buf, len, NULL);
+    case MB_SAVER_GIF:
+        return vips_gifsave_buffer(in, buf, len, NULL);
+    case MB_SAVER_WEBP:
+        return vips_webpsave_buffer(in, buf, len, "Q", quality, "effort", effort, NULL);
+    case MB_SAVER_TIFF:
+        return vips_tiffsave_buffer(in, buf, len, NULL);
+    case MB_SAVER_HEIC:
+        return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+    case MB_SAVER_AVIF:
+        return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort",
+                                    effort, NULL);
+    case MB_SAVER_JXL:
+        return vips_jxlsave_buffer(in, buf, len, "Q", quality, "effort", effort, NULL);
+    }
+    vips_error("mediabatch", "no saver %d", (int) saver);
     return -1;
+}
+
+static const char *const mb_watch_key = "mediabatch-watch-failed";
+
+static int mb_watch_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    VipsRegion *in = (VipsRegion *) seq;
+    VipsRect *valid = &out->valid;
+    if (vips_region_prepare(in, valid)) {
+        g_atomic_int_set((int *) b, 1);
+        return -1;
+    }
+    return vips_region_region(out, in, valid, valid->left, valid->top);
+}
+
+int mb_vips_watch(VipsImage *in, VipsImage **out) {
+    int *failed = g_new0(int, 1);
+    *out = vips_image_new();
+    g_object_set_data_full(G_OBJECT(*out), mb_watch_key, failed, g_free);
+    /* The pass-through reads `in` for as long as it lives. */
+    g_object_set_data_full(G_OBJECT(*out), "mediabatch-watch-in", g_object_ref(in), g_object_unref);
+    if (vips_image_pipelinev(*out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)
+        || vips_image_generate(*out, vips_start_one, mb_watch_generate, vips_stop_one, in, failed)) {
+        VIPS_UNREF(*out);
+        return -1;
+    }
+    return 0;
+}
+
+int mb_vips_watch_failed(VipsImage *watched) {
+    const int *failed = g_object_get_data(G_OBJECT(watched), mb_watch_key);
+    return failed ? g_atomic_int_get(failed) : 0;
 }
 
 int mb_vips_autorot(VipsImage *in, VipsImage **out) {

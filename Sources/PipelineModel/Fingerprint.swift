@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// Canonical text of the typed pipeline: the same options give the same text whatever the
 /// file's whitespace, key order or spelled-out defaults. The state database hashes it to tell
@@ -33,7 +34,7 @@ extension Stage {
             let effort = options.effort.map { ",effort=\($0)" } ?? ""
             return "transcode(\(from)->\(options.to.rawValue),q=\(options.quality)\(effort))"
         case .variants(let variants):
-            func listed(_ values: [OutputFormat: Int]) -> String {
+            func listed(_ values: [MediaFormat: Int]) -> String {
                 values.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue):\($0.value)" }.joined(separator: ",")
             }
             return "variants(sizes=\(variants.sizes.map(String.init).joined(separator: ",")),"

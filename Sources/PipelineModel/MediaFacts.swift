@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// What a filter decides on, all read from one item's header and metadata.
 public struct MediaFacts: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// A filter expression over media, modelled on PHPickerFilter: kinds, formats and header
 /// predicates, composed with `any` / `all` / `not` and nested freely.
@@ -50,7 +51,7 @@ extension MediaMatch {
         Key("any", ValueSyntax<[MediaMatch]>.matchList.map(MediaMatch.any), .required, "Matches when at least one of these conditions matches."),
         Key("all", ValueSyntax<[MediaMatch]>.matchList.map(MediaMatch.all), .required, "Matches when every one of these conditions matches."),
         Key("not", ValueSyntax.mediaMatch.map(MediaMatch.not), .required, "Matches when this condition does not."),
-        Key("format", ValueSyntax<MediaFormat>.choice("a format").oneOrMore().map { .format(Set($0)) }, .required,
+        Key("format", ValueSyntax<MediaFormat>.choice("a format", from: MediaFormat.inputs).oneOrMore().map { .format(Set($0)) }, .required,
             "The format sniffed from the file's bytes is this one or one of these."),
         Key("hasLocation", ValueSyntax.boolean.map(MediaMatch.hasLocation), .required,
             "Whether the item carries a location (EXIF GPS, XMP, IPTC, QuickTime keys and atoms)."),

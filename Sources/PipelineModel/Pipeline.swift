@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// A validated pipeline: every option typed, every default filled in, every path absolute.
 /// Stages receive these values and never re-check them.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 // The keys of a pipeline file, object by object, each with its syntax, default and meaning.
 // `PipelineDecoder` reads every key through these and `PipelineSchema` describes every `all`
@@ -28,8 +29,8 @@ enum InputKeys {
                              "Globs over paths relative to the root: * and ? within a folder name, **/ across folders.")
     static let exclude = Key("exclude", ValueSyntax.string.list(), .value(Defaults.exclude),
                              "Globs; an excluded folder is not entered (hidden folders by default).")
-    static let formats = Key("formats", ValueSyntax<MediaFormat>.choice("a format").oneOrMore(minItems: 1, empty: "expected at least one format"),
-                             .value(MediaFormat.allCases.filter(Defaults.formats.contains)),
+    static let formats = Key("formats", ValueSyntax<MediaFormat>.choice("a format", from: MediaFormat.inputs).oneOrMore(minItems: 1, empty: "expected at least one format"),
+                             .value(MediaFormat.inputs),
                              "Formats read, decided from the bytes; others are skipped and their libvips loaders blocked.")
     static let extensionMismatch = Key("extensionMismatch", .choice("what to do when a file's content contradicts its extension"),
                                        .value(Defaults.extensionMismatch),

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// One step of a pipeline with its typed options.
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
@@ -31,9 +33,10 @@ public enum Stage: Equatable, Sendable {
     public struct Transcode: Equatable, Sendable {
         /// Formats this stage applies to; nil means every image.
         public var from: Set<MediaFormat>?
-        public var to: OutputFormat
+        /// One of `MediaFormat.outputs`.
+        public var to: MediaFormat
         public var quality: Int
-        /// The encoder's effort, for a format that has one (`OutputFormat.effortRange`).
+        /// The encoder's effort, for a format that has one (`MediaFormat.effort`).
         public var effort: Int?
 
         public func applies(to format: MediaFormat) -> Bool {
@@ -44,11 +47,12 @@ public enum Stage: Equatable, Sendable {
     public struct Variants: Equatable, Sendable {
         /// The longest side of each variant, as listed; never upscaled.
         public var sizes: [Int]
-        public var formats: [OutputFormat]
+        /// Each one of `MediaFormat.outputs`.
+        public var formats: [MediaFormat]
         /// The quality of each lossy format among `formats`.
-        public var quality: [OutputFormat: Int]
+        public var quality: [MediaFormat: Int]
         /// The effort of each format among `formats` that has one.
-        public var effort: [OutputFormat: Int]
+        public var effort: [MediaFormat: Int]
         public var placeholder: Placeholder?
     }
 

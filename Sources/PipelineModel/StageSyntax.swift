@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// How a pipeline file writes one stage: the `"stage"` spelling, its options, and the `Stage`
 /// they make. The decoder finds stages here and the schema has one `oneOf` branch per entry, so
 /// a new stage (or a new spelling of one, like `stripLocation`) is one entry in `all`.
@@ -60,7 +62,7 @@ extension StageSyntax {
                   TranscodeKeys.effort.described]) { object in
             let to = try object.value(TranscodeKeys.to)
             return .transcode(.init(from: try object.optionalValue(TranscodeKeys.from).map(Set.init), to: to,
-                                    quality: try object.optionalValue(TranscodeKeys.quality) ?? Defaults.quality[to] ?? Defaults.keptFormatQuality,
+                                    quality: try object.optionalValue(TranscodeKeys.quality) ?? to.quality?.default ?? Defaults.keptFormatQuality,
                                     effort: try object.effort(for: to)))
         }
 
@@ -71,8 +73,8 @@ extension StageSyntax {
                   VariantsKeys.effort.described, VariantsKeys.placeholder.described]) { object in
             let formats = try object.value(VariantsKeys.formats)
             return .variants(.init(sizes: try object.value(VariantsKeys.sizes), formats: formats,
-                                   quality: try object.perFormat(VariantsKeys.quality, of: formats, defaults: Defaults.quality, where: \.isLossy),
-                                   effort: try object.perFormat(VariantsKeys.effort, of: formats, defaults: Defaults.effort) { $0.effortRange != nil },
+                                   quality: try object.perFormat(VariantsKeys.quality, of: formats, default: \.quality),
+                                   effort: try object.perFormat(VariantsKeys.effort, of: formats, default: \.effort),
                                    placeholder: try object.optionalValue(VariantsKeys.placeholder)))
         }
 
@@ -116,25 +118,28 @@ enum DownsampleKeys {
 }
 
 enum TranscodeKeys {
-    static let from = Key("from", ValueSyntax<MediaFormat>.choice("an image format", from: MediaFormat.allCases.filter { !$0.isVideo }).oneOrMore(),
+    static let from = Key("from", ValueSyntax<MediaFormat>.choice("an image format", from: MediaFormat.inputs.filter { !$0.isVideo }).oneOrMore(),
                           .noDefault, "The image formats converted; absent: every image.")
-    static let to = Key<OutputFormat>("to", .choice("an output format"), .required, "The output format.")
+    static let to = Key<MediaFormat>("to", .choice("an output format", from: MediaFormat.outputs), .required,
+                                     "The output format: " + MediaFormat.outputs.map { $0.row.help }.joined(separator: "; ") + ".")
     static let quality = Key("quality", .integer(in: 1...100), .noDefault,
-                             "Encoder quality; by default JPEG and WebP 80, AVIF 62, HEIC 44 (PNG is lossless).")
+                             "Encoder quality; by default \(FormatTable.defaults(\.quality)) (PNG is lossless).")
     static let effort = Key("effort", .integer(in: 0...9), .noDefault,
-                            "Encoder CPU effort, for webp (0–6, default 4) and avif (0–9, default 2): lower is faster, with larger files.")
+                            "Encoder CPU effort, for \(FormatTable.ranges(\.effort)) (by default \(FormatTable.defaults(\.effort))): "
+                                + "lower is faster, with larger files.")
 }
 
 enum VariantsKeys {
     static let sizes = Key("sizes", ValueSyntax<Int>.positiveInteger.distinctList(of: "size"), .required,
                            "The longest side of each variant, in pixels; sizes at or above an image's own collapse into one at its size.")
-    static let formats = Key("formats", ValueSyntax<OutputFormat>.choice("an output format").distinctList(of: "format"), .required,
+    static let formats = Key("formats", ValueSyntax<MediaFormat>.choice("an output format", from: MediaFormat.outputs).distinctList(of: "format"), .required,
                              "Every size is written in every one of these formats.")
-    static let quality = Key("quality", .perFormat("a lossy format", OutputFormat.allCases.filter(\.isLossy)) { _ in .integer(in: 1...100) },
-                             .noDefault, "Quality of each lossy format among formats; by default JPEG and WebP 80, AVIF 62, HEIC 44.")
-    static let effort = Key("effort", .perFormat("a format with an effort", OutputFormat.allCases.filter { $0.effortRange != nil }) {
-                                .integer(in: $0.effortRange!)
-                            }, .noDefault, "Encoder CPU effort of webp (0–6, default 4) and avif (0–9, default 2) among formats: lower is faster, with larger files.")
+    static let quality = Key("quality", .perFormat("a lossy format", MediaFormat.outputs.filter(\.isLossy)) { .integer(in: $0.quality!.range) },
+                             .noDefault, "Quality of each lossy format among formats; by default \(FormatTable.defaults(\.quality)).")
+    static let effort = Key("effort", .perFormat("a format with an effort", MediaFormat.outputs.filter { $0.effort != nil }) {
+                                .integer(in: $0.effort!.range)
+                            }, .noDefault, "Encoder CPU effort of \(FormatTable.ranges(\.effort)) among formats (by default "
+                                + "\(FormatTable.defaults(\.effort))): lower is faster, with larger files.")
     static let placeholder = Key("placeholder", ValueSyntax<Stage.Placeholder>.choice("a placeholder"), .noDefault,
                                  "thumbhash: a ThumbHash of each item in the manifest, for blurred previews.")
 }
@@ -163,13 +168,13 @@ extension ValueSyntax where Value == PathTemplate {
     }, json: { .string($0.text) })
 }
 
-extension ValueSyntax where Value == [OutputFormat: Int] {
+extension ValueSyntax where Value == [MediaFormat: Int] {
     /// `{"avif": 50, "webp": 75}`: a value for any of `formats`, each read by its own syntax.
-    static func perFormat(_ what: String, _ formats: [OutputFormat], value: @escaping (OutputFormat) -> ValueSyntax<Int>) -> ValueSyntax {
+    static func perFormat(_ what: String, _ formats: [MediaFormat], value: @escaping (MediaFormat) -> ValueSyntax<Int>) -> ValueSyntax {
         let schema = objectSchema(formats.map { DescribedKey(name: $0.rawValue, required: false, schema: value($0).schema) })
         return ValueSyntax(schema: schema, read: { reader in
             let object = try reader.object()
-            var values: [OutputFormat: Int] = [:]
+            var values: [MediaFormat: Int] = [:]
             for key in object.keys {
                 let format = try reader.child(key, .string(key)).oneOf(what, formats.map { ($0.rawValue, $0) })
                 values[format] = try value(format).read(object.required(key))
@@ -181,11 +186,15 @@ extension ValueSyntax where Value == [OutputFormat: Int] {
 }
 
 extension ObjectReader {
-    /// A per-format option of `variants` (`quality`, `effort`): the defaults for the stage's
-    /// `formats`, overridden by what the stage gives, which may name only formats it writes.
-    func perFormat(_ key: Key<[OutputFormat: Int]>, of formats: [OutputFormat], defaults: [OutputFormat: Int],
-                   where takes: (OutputFormat) -> Bool) throws -> [OutputFormat: Int] {
-        var values = defaults.filter { formats.contains($0.key) }
+    /// A per-format option of `variants` (`quality`, `effort`): each of the stage's `formats` that
+    /// has the setting gets its default, overridden by what the stage gives, which may name only
+    /// formats it writes.
+    func perFormat(_ key: Key<[MediaFormat: Int]>, of formats: [MediaFormat],
+                   default setting: KeyPath<FormatRow.Encoder, FormatRow.Setting?>) throws -> [MediaFormat: Int] {
+        let takes = { (format: MediaFormat) in format.row.encoder?[keyPath: setting] != nil }
+        var values = Dictionary(uniqueKeysWithValues: formats.compactMap { format in
+            format.row.encoder?[keyPath: setting].map { (format, $0.default) }
+        })
         guard let given = optional(key.name) else { return values }
         for (format, value) in try key.syntax.read(given) {
             guard formats.contains(format) else {
@@ -199,10 +208,10 @@ extension ObjectReader {
     }
 
     /// `transcode.effort`, in the range of the format written; nil for a format without one.
-    func effort(for format: OutputFormat) throws -> Int? {
-        guard let given = optional(TranscodeKeys.effort.name) else { return Defaults.effort[format] }
-        guard let range = format.effortRange else {
-            throw given.expected("no effort: \(format.rawValue) takes none (webp 0–6 and avif 0–9 do)")
+    func effort(for format: MediaFormat) throws -> Int? {
+        guard let given = optional(TranscodeKeys.effort.name) else { return format.effort?.default }
+        guard let range = format.effort?.range else {
+            throw given.expected("no effort: \(format.rawValue) takes none (\(FormatTable.ranges(\.effort)) do)")
         }
         let effort = try TranscodeKeys.effort.syntax.read(given)
         guard range.contains(effort) else { throw given.expected("an integer from \(range.lowerBound) to \(range.upperBound) for \(format.rawValue)") }

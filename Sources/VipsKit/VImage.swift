@@ -1,6 +1,7 @@
 import CMediaShim
 import CVips
 import Foundation
+import MediaFormats
 
 /// An immutable libvips image. It owns one reference and releases it in `deinit`; operations
 /// return new images, never mutate this one.
@@ -77,10 +78,20 @@ public final class VImage: @unchecked Sendable {
     /// CMYK pixels need a colour conversion even without an embedded profile.
     public var isCMYK: Bool { vips_image_guess_interpretation(pointer) == VIPS_INTERPRETATION_CMYK }
 
-    /// Encodes to `path` as `format`, keeping metadata. This is where pixels are computed:
-    /// decode errors surface here. `effort` is the WebP (0–6) or AVIF (0–9) encoder's.
-    public func save(to path: String, format: ImageFileFormat, quality: Int, effort: Int = 4) throws {
-        try check(mb_vips_save(pointer, path, format.saverName, Int32(quality), Int32(effort)), "save \(format.saverName)")
+    /// Encoded in memory by `codec`'s saver, with the metadata fields it carries (see
+    /// `withoutMetadataBlocks`). This is where pixels are computed: an error there, upstream of
+    /// the saver, is the decode's (`VipsError.Side.decode`), one in the saver the encode's.
+    /// `effort` is the WebP (0–6), AVIF (0–9) or JPEG XL (1–9) encoder's.
+    public func encoded(as codec: Codec, quality: Int, effort: Int = 4) throws -> [UInt8] {
+        var watched: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_vips_watch(pointer, &watched), "watch") }
+        let source = VImage(owning: watched!)
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status = mb_vips_save_buffer(source.pointer, codec.saver, Int32(quality), Int32(effort), &buffer, &length)
+        defer { g_free(buffer) }
+        try check(status, "save \(codec)", side: mb_vips_watch_failed(source.pointer) != 0 ? .decode : .encode)
+        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
     }
 
     /// Every pixel, band-interleaved row by row, each sample `bitsPerSample` wide in the

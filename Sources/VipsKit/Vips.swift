@@ -1,6 +1,7 @@
 import CMediaShim
 import CVips
 import Foundation
+import MediaFormats
 
 /// Process-wide libvips lifecycle.
 public enum Vips {
@@ -18,14 +19,20 @@ public enum Vips {
         try startup.get()
     }
 
-    /// Blocks every libvips loader but those of `formats` (a loader class covers its file, buffer
+    /// Blocks every libvips loader but those of `codecs` (a loader class covers its file, buffer
     /// and source variants), so a file reaches only the decoders the pipeline asked for,
     /// whatever libvips' own sniffing says. Process-wide: a process runs one pipeline.
-    public static func allowOnlyLoaders(for formats: some Sequence<ImageFileFormat>) {
+    public static func allowOnlyLoaders(for codecs: some Sequence<Codec>) {
         vips_operation_block_set("VipsForeignLoad", 1)
-        for name in Set(formats.map(\.loaderClass)) { vips_operation_block_set(name, 0) }
+        for name in Set(codecs.map(\.loaderClass)) { vips_operation_block_set(name, 0) }
         // Unblocking a class unblocks its untrusted subclasses too (none of the named have any today).
         vips_block_untrusted_set(1)
+    }
+
+    /// Unblocks the savers of `codecs` that libvips marks untrusted (JPEG XL's), by name and no
+    /// other: for the process that encodes, the worker when input is untrusted.
+    public static func allowSavers(for codecs: some Sequence<Codec>) {
+        for name in Set(codecs.map(\.saverClass)) where !name.isEmpty { vips_operation_block_set(name, 0) }
     }
 
     /// "8.14": outputs can change between libvips releases, so the state database records it.

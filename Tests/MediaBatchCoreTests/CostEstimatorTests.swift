@@ -1,4 +1,5 @@
 @testable import MediaBatchCore
+import MediaFormats
 import PipelineModel
 import XCTest
 
@@ -31,7 +32,7 @@ final class CostEstimatorTests: XCTestCase {
 
     /// `variants` to [640, 1280, 2048], one item, measured here as peak RSS over an idle run.
     func testVariantCalibrationPointsAreCoveredAndClose() {
-        let cases: [(MediaFormat, Int, Int, Set<OutputFormat>, Double)] = [
+        let cases: [(MediaFormat, Int, Int, Set<MediaFormat>, Double)] = [
             (.jpeg, 4032, 3024, [.webp, .jpeg], 42), (.jpeg, 4032, 3024, [.avif], 99), (.jpeg, 4032, 3024, [.heic], 83),
             (.jpeg, 8064, 6048, [.webp, .jpeg], 63), (.jpeg, 8064, 6048, [.avif], 112),
             (.heic, 4032, 3024, [.webp, .jpeg], 78), (.heic, 4032, 3024, [.avif], 101), (.heic, 8064, 6048, [.avif], 281),

@@ -52,7 +52,7 @@ final class HeaderPhaseTests: XCTestCase, RunsPipelines {
         for sample in ["jpeg/apple_iphone_4.jpg", "heic/pug.heic", "png/macos_screenshot_exif.png"] {
             try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: input.appendingPathComponent((sample as NSString).lastPathComponent).path)
         }
-        defer { try? DecoderAllowList.startLibvips(for: Defaults.formats) } // libvips' loader blocks are process-wide
+        defer { try? DecoderAllowList.startLibvips(for: Defaults.formats, encoding: true) } // libvips' loader blocks are process-wide
         let report = try Self.run(try pipeline(webStages, input: #"{"formats": ["jpeg"]}"#), input: input, output: Fixtures.temporaryFolder())
         XCTAssertEqual(result(report, "apple_iphone_4.jpg")?.status, .ok)
         XCTAssertEqual(result(report, "pug.heic")?.reason, "a heic file, not in input.formats")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaBatchCore
+import MediaFormats
 import PipelineModel
 import TestSupport
 @testable import VipsKit

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaBatchCore
+import MediaFormats
 import PipelineModel
 import TestSupport
 import VipsKit
@@ -71,7 +72,7 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         let input = Fixtures.temporaryFolder()
         let tiff = input.appendingPathComponent("scan.tif").path
         try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 400)
-            .withoutMetadataBlocks(keepingICC: true).save(to: tiff, format: .tiff, quality: 0)
+            .withoutMetadataBlocks(keepingICC: true).write(to: tiff, as: .tiff)
         let tag = try runProcess("exiftool", ["-q", "-overwrite_original", "-IFD0:Make=Parrot", "-IFD0:Model=Sequoia",
                                               "-ExifIFD:DateTimeOriginal=2016:01:06 10:11:06", "-GPSLatitude=49.18",
                                               "-GPSLatitudeRef=N", "-GPSLongitude=1.65", "-GPSLongitudeRef=E", tiff])

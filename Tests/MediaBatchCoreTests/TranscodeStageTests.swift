@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaBatchCore
+import MediaFormats
 import PipelineModel
 import TestSupport
 @testable import VipsKit
@@ -39,6 +40,33 @@ final class TranscodeStageTests: XCTestCase, RunsPipelines {
             XCTAssertEqual(image.loader, loader)
             XCTAssertEqual([image.width, image.height], [1024, 768])
         }
+    }
+
+    /// JPEG XL through libvips' `jxlsave` (marked untrusted, unblocked by name for the process
+    /// that encodes): outputs that djxl decodes, upright (JPEG XL takes EXIF's orientation as
+    /// information), EXIF and XMP in their boxes as exiftool reads them, no location.
+    func testJPEGXLOutputsDecodeAndCarryExifAndXMPWithoutLocation() throws {
+        let input = try Self.folder(of: ["jpeg/nikon_d5000_xmp_gps_only.jpg", "jpeg/samsung_gt-i9000_gps00_rot90.jpg", "heic/IMG_1034.heic"])
+        let output = Fixtures.temporaryFolder()
+        let stages = #"{"stage": "decode"}, {"stage": "transcode", "to": "jxl"}, {"stage": "stripLocation"}, {"stage": "write"}"#
+        let report = try Self.run(try pipeline(stages, input: #"{"trusted": true}"#), input: input, output: output)
+        XCTAssertEqual(report.items.map(\.status), [.ok, .ok, .ok], "\(report.items.compactMap(\.error))")
+        for item in report.items {
+            let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+            XCTAssertTrue(path.hasSuffix(".jxl"), path)
+            let png = Fixtures.temporaryFolder().appendingPathComponent("decoded.png").path
+            let decoded = try runProcess("djxl", [path, png])
+            XCTAssertEqual(decoded.exitCode, 0, decoded.stderr)
+            let source = try VImage.open(input.appendingPathComponent(item.input).path).upright()
+            let back = try VImage.open(png)
+            XCTAssertEqual([back.width, back.height], [source.width, source.height], "upright: \(item.input)")
+            let tags = try exiftool(path, ["-Model", "-XMP:all", "-Location:all", "-GPS:all", "-Orientation"])
+            XCTAssertNotNil(tags["IFD0:Model"], item.input)
+            XCTAssertEqual(tags.keys.filter { $0.hasPrefix("GPS") || $0.hasPrefix("Composite:GPS") || $0.contains("City") }, [], item.input)
+            XCTAssertNotEqual(tags["IFD0:Orientation"] as? String, "Rotate 90 CW", item.input)
+        }
+        let nikon = try exiftool(output.appendingPathComponent("nikon_d5000_xmp_gps_only.jxl").path, ["-XMP-xmp:CreatorTool"])
+        XCTAssertEqual(nikon["XMP-xmp:CreatorTool"] as? String, "Adobe Bridge CS5", "XMP carried")
     }
 
     func testDisplayP3OutputMatchesAnSRGBConversionOfIt() throws {
@@ -85,7 +113,7 @@ final class TranscodeStageTests: XCTestCase, RunsPipelines {
         var heicPlan = ItemPlan(format: .heic), pngPlan = ItemPlan(format: .png)
         stage.plan(&heicPlan, for: heic)
         stage.plan(&pngPlan, for: png)
-        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .webp, quality: 55, effort: Defaults.effort[.webp])])
+        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .webp, quality: 55, effort: MediaFormat.webp.effort?.default)])
         XCTAssertEqual(pngPlan, ItemPlan(format: .png), "not in from: planned as it is")
         var fingerprint = ItemFingerprint(recipe: [])
         stage.fingerprint(&fingerprint, format: .png)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaBatchCore
+import MediaFormats
 import PipelineModel
 import TestSupport
 @testable import VipsKit
@@ -137,7 +138,7 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
         let input = Fixtures.temporaryFolder()
         // WebP stops at 16383 pixels a side: the 17000 px variant cannot be encoded; its JPEG and the small ones could.
         let wide = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_1.jpg"), width: 17000, height: 20)
-        try wide.save(to: input.appendingPathComponent("panorama.png").path, format: .png, quality: 0)
+        try wide.write(to: input.appendingPathComponent("panorama.png").path, as: .png)
         let output = Fixtures.temporaryFolder()
         let report = try Self.run(try pipeline(Self.stages(sizes: [100, 17000], formats: ["jpeg", "webp"])), input: input, output: output)
         let failed = try XCTUnwrap(report.items.first)

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 @testable import PipelineModel
 import XCTest
 
@@ -75,7 +76,7 @@ final class MediaMatchTests: XCTestCase {
         XCTAssertEqual(failure(#"{"not": {"hasLocation": "yes"}}"#), #"stages[0].match.not.hasLocation: expected true or false, found "yes""#)
         XCTAssertEqual(failure(#"{"any": []}"#), "stages[0].match.any: expected at least one condition")
         XCTAssertEqual(failure(#"{"format": ["heic", "bmp"]}"#),
-                       "stages[0].match.format[1]: expected a format (one of \(MediaFormat.allCases.map(\.rawValue).joined(separator: ", "))), found \"bmp\"")
+                       "stages[0].match.format[1]: expected a format (one of \(MediaFormat.inputs.map(\.rawValue).joined(separator: ", "))), found \"bmp\"")
         XCTAssertTrue(failure(#"{"images": true}"#).hasPrefix("stages[0].match.images: unknown condition; expected one of \"any\", \"all\", \"not\", \"format\""))
         XCTAssertTrue(failure(#"{"not": "images", "any": ["videos"]}"#).hasPrefix("stages[0].match: expected a media kind or an object with one key"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 @testable import PipelineModel
 import XCTest
 
@@ -71,7 +72,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels,
                                               maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
                                               timeoutSeconds: Defaults.timeoutSeconds))
-        XCTAssertEqual(pipeline.input.formats, Set(MediaFormat.allCases))
+        XCTAssertEqual(pipeline.input.formats, Set(MediaFormat.inputs))
         XCTAssertEqual([pipeline.input.extensionMismatch == .fail, pipeline.input.followSymlinks, pipeline.input.trusted],
                        [true, false, false])
         XCTAssertEqual(pipeline.onError, .continue)
@@ -104,7 +105,7 @@ final class PipelineDecoderTests: XCTestCase {
 
     func testTranscodeFromAcceptsAList() throws {
         let pipeline = try decode(stages(#"{"stage": "decode"}, {"stage": "transcode", "from": ["heic", "avif"], "to": "webp", "quality": 1}, {"stage": "write"}"#))
-        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: [.heic, .avif], to: .webp, quality: 1, effort: Defaults.effort[.webp])))
+        XCTAssertEqual(pipeline.stages[1], .transcode(.init(from: [.heic, .avif], to: .webp, quality: 1, effort: MediaFormat.webp.effort?.default)))
     }
 
     func testTranscodeEffortIsInTheRangeOfTheFormatWritten() throws {
@@ -115,7 +116,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(failure(transcode(#""to": "webp", "effort": 7"#)), "stages[1].effort: expected an integer from 0 to 6 for webp, found 7")
         XCTAssertEqual(failure(transcode(#""to": "avif", "effort": 10"#)), "stages[1].effort: expected an integer from 0 to 9, found 10")
         XCTAssertEqual(failure(transcode(#""to": "jpeg", "effort": 3"#)),
-                       "stages[1].effort: expected no effort: jpeg takes none (webp 0–6 and avif 0–9 do), found 3")
+                       "stages[1].effort: expected no effort: jpeg takes none (webp 0–6, avif 0–9, jxl 1–9 do), found 3")
     }
 
     func testMistakesNameTheJSONPathAndWhatWasExpected() {
@@ -215,8 +216,8 @@ final class PipelineDecoderTests: XCTestCase {
         guard case .variants(let variants)? = pipeline.stage(.variants) else { return XCTFail("no variants") }
         XCTAssertEqual(variants.sizes, [640, 1280])
         XCTAssertEqual(variants.formats, [.avif, .webp, .png])
-        XCTAssertEqual(variants.quality, [.avif: Defaults.quality[.avif]!, .webp: 75], "PNG is lossless: no quality")
-        XCTAssertEqual(variants.effort, [.avif: Defaults.effort[.avif]!, .webp: Defaults.effort[.webp]!], "PNG takes no effort")
+        XCTAssertEqual(variants.quality, [.avif: MediaFormat.avif.quality!.default, .webp: 75], "PNG is lossless: no quality")
+        XCTAssertEqual(variants.effort, [.avif: MediaFormat.avif.effort!.default, .webp: MediaFormat.webp.effort!.default], "PNG takes no effort")
         XCTAssertEqual(variants.placeholder, .thumbhash)
     }
 
@@ -240,9 +241,9 @@ final class PipelineDecoderTests: XCTestCase {
             (only(#""sizes": [320, 320], "formats": ["jpeg"]"#), "stages[1].sizes[1]: this size appears twice"),
             (only(#""sizes": [0], "formats": ["jpeg"]"#), "stages[1].sizes[0]: expected a positive integer, found 0"),
             (only(#""sizes": [320], "formats": ["jpeg", "gif"]"#),
-             #"stages[1].formats[1]: expected an output format (one of jpeg, png, webp, avif, heic), found "gif""#),
+             #"stages[1].formats[1]: expected an output format (one of jpeg, png, webp, avif, heic, jxl), found "gif""#),
             (only(#""sizes": [320], "formats": ["jpeg", "png"], "quality": {"png": 50}"#),
-             #"stages[1].quality.png: expected a lossy format (one of jpeg, webp, avif, heic), found "png""#),
+             #"stages[1].quality.png: expected a lossy format (one of jpeg, webp, avif, heic, jxl), found "png""#),
             (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"webp": 50}"#),
              #"stages[1].quality.webp: expected one of this stage's formats that takes quality (jpeg), found "webp""#),
             (only(#""sizes": [320], "formats": ["jpeg"], "quality": {"jpeg": 101}"#),
@@ -250,7 +251,7 @@ final class PipelineDecoderTests: XCTestCase {
             (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"webp": 7}"#),
              "stages[1].effort.webp: expected an integer from 0 to 6, found 7"),
             (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"jpeg": 1}"#),
-             #"stages[1].effort.jpeg: expected a format with an effort (one of webp, avif), found "jpeg""#),
+             #"stages[1].effort.jpeg: expected a format with an effort (one of webp, avif, jxl), found "jpeg""#),
             (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"avif": 1}"#),
              #"stages[1].effort.avif: expected one of this stage's formats that takes effort (webp), found "avif""#),
             (only(#""sizes": [320], "formats": ["jpeg", "webp"], "effort": {"webp": "fast"}"#),

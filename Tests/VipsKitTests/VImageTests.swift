@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -50,10 +51,18 @@ final class VImageTests: XCTestCase {
     func testTruncatedJPEGFailsWhenPixelsAreComputed() throws {
         let image = try VImage.thumbnail(of: Fixtures.broken.appendingPathComponent("Landscape_1_truncated_200k.jpg").path, maxSize: 512)
         let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
-        XCTAssertThrowsError(try image.save(to: output, format: .jpeg, quality: 80)) { error in
-            // libjpeg-turbo's "Premature end of input file" (Debian 12); libvips 8.16's own "premature end of JPEG image" (13).
-            XCTAssertTrue("\(error)".lowercased().contains("premature end"), "\(error)")
+        XCTAssertThrowsError(try image.write(to: output, as: .jpeg)) { error in
+            XCTAssertEqual((error as? VipsError)?.side, .decode, "the source failed, not the encoder: \(error)")
         }
+    }
+
+    /// An image WebP cannot hold (over 16 383 pixels a side) fails in the saver: the encode's error.
+    func testAnEncoderThatRefusesTheImageFailsOnTheEncodeSide() throws {
+        let wide = try VImage.fromPixels([UInt8](repeating: 128, count: 20_000 * 3), width: 20_000, height: 1, bands: 3)
+        XCTAssertThrowsError(try wide.encoded(as: .webp, quality: 80)) { error in
+            XCTAssertEqual((error as? VipsError)?.side, .encode, "\(error)")
+        }
+        XCTAssertEqual(try wide.encoded(as: .png, quality: 0).prefix(4), [0x89, 0x50, 0x4E, 0x47], "PNG takes it")
     }
 
     func testUnknownContentFailsToOpen() {
@@ -71,7 +80,7 @@ final class VImageTests: XCTestCase {
             XCTAssertEqual(bare.fieldNames.filter { $0.hasPrefix("exif-") || $0.hasPrefix("xmp-") || $0.hasPrefix("iptc-") }, [])
             XCTAssertEqual(bare.iccProfile != nil, keepingICC)
             XCTAssertNotNil(original.blob("exif-data"), "the original keeps its fields")
-            try bare.save(to: output, format: .jpeg, quality: 80)
+            try bare.write(to: output, as: .jpeg)
             let tags = try exiftool(output)
             XCTAssertNil(tags["IFD0:Model"])
             XCTAssertFalse(tags.keys.contains { $0.hasPrefix("XMP") || $0.hasPrefix("IPTC") }, "\(tags.keys.sorted())")
@@ -89,7 +98,7 @@ final class VImageTests: XCTestCase {
     func testSaveRoundTripKeepsSizeAndMetadata() throws {
         let image = try VImage.thumbnail(of: Fixtures.sample("jpeg/apple_iphone_4.jpg"), maxSize: 640)
         let output = Fixtures.temporaryFolder().appendingPathComponent("out.jpg").path
-        try image.save(to: output, format: .jpeg, quality: 80)
+        try image.write(to: output, as: .jpeg)
         let back = try VImage.open(output)
         XCTAssertEqual([back.width, back.height], [640, 478])
         XCTAssertEqual(back.loader, "jpegload")

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PipelineModel
 
 /// Runs the parts of an item that call C decoders: the header stages (filter, decode, and the

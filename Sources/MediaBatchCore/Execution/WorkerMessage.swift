@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PipelineModel
 
 /// The messages between a run and its worker processes, one JSON object per line.

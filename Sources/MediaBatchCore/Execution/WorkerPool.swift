@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PipelineModel
 
 /// Runs items' decoding work in `mediabatch worker` processes: header workers (as many as header

@@ -36,7 +36,7 @@ public enum WorkerService {
         }
         do {
             let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
-            try DecoderAllowList.startLibvips(for: pipeline.input.formats)
+            try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: true)
             let environment = RunEnvironment(outputRoot: URL(fileURLWithPath: setup.outputRoot),
                                              temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits)
             return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: false)

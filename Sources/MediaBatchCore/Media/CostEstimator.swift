@@ -1,19 +1,18 @@
+import MediaFormats
 import PipelineModel
 import VipsKit
 
 /// Estimates an item's peak memory from its header, before any pixel is decoded, so that the
 /// scheduler can keep the sum of running items under the memory budget.
 ///
-/// Calibrated against peak RSS measured per item on this platform (libvips 8.14, 12 MP → 2048 px):
-/// JPEG/PNG/TIFF stream through libvips in strips (12 MP JPEG ≈ +12 MiB, 48 MP ≈ +27 MiB);
-/// HEIC/AVIF are decoded whole by libheif (≈ 7–7.5 bytes per pixel: 12 MP ≈ +80 MiB, 48 MP ≈ +307 MiB);
-/// WebP and GIF decode whole frames as RGBA. See the README's "Memory budget" section.
+/// Each format's figures are in its `FormatTable` row, calibrated against peak RSS measured per
+/// item on this platform (libvips 8.14, 12 MP → 2048 px): JPEG/PNG/TIFF stream through libvips in
+/// strips (12 MP JPEG ≈ +12 MiB, 48 MP ≈ +27 MiB); HEIC/AVIF are decoded whole by libheif (≈ 7–7.5
+/// bytes per pixel: 12 MP ≈ +80 MiB, 48 MP ≈ +307 MiB); WebP and GIF decode whole frames as RGBA.
+/// See the README's "Memory budget" section.
 public enum CostEstimator {
     /// Encoder buffers, the output image's lines, libvips bookkeeping.
     static let fixedBytes = 6 << 20
-    /// Streaming loaders keep a window of lines plus the shrink pipeline's buffers.
-    static let streamingBytesPerPixel = 0.6
-    static let wholeFrameBytesPerPixel: [MediaFormat: Double] = [.heic: 7.5, .avif: 7.5, .webp: 4, .gif: 4]
     /// Videos, and items no stage decodes, are copied through fixed-size buffers.
     static let copyBytes = 8 << 20
 
@@ -38,11 +37,15 @@ public enum CostEstimator {
     public static func estimate(image header: ImageHeader, maxPixelSize: Int?) -> Int {
         let pixels = Double(header.width) * Double(header.height)
         let depth = Double(max(8, header.bitsPerSample)) / 8
-        if let perPixel = wholeFrameBytesPerPixel[header.format] {
+        switch header.format.row.decodeCost {
+        case .wholeFrame(let perPixel):
             return fixedBytes + Int(pixels * perPixel * depth)
+        case .streaming(let perPixel, let shrinksOnLoad):
+            let shrink = shrinksOnLoad ? Double(jpegShrinkOnLoad(header, maxPixelSize: maxPixelSize)) : 1
+            return fixedBytes + Int(pixels / (shrink * shrink) * perPixel * depth)
+        case .none:
+            return copyBytes
         }
-        let shrink = header.format == .jpeg ? Double(jpegShrinkOnLoad(header, maxPixelSize: maxPixelSize)) : 1
-        return fixedBytes + Int(pixels / (shrink * shrink) * streamingBytesPerPixel * depth)
     }
 
     /// libjpeg can decode at 1/2, 1/4 or 1/8 scale; libvips uses it when the reduction allows,
@@ -55,24 +58,20 @@ public enum CostEstimator {
         return 1
     }
 
-    /// Bytes per pixel of the largest output an encoder holds while it runs. Measured (peak RSS
-    /// over an idle run, one item, [640, 1280, 2048], 12 and 48 MP JPEG and HEIC): AVIF (libaom,
-    /// effort 2) 60–80 MiB and HEIC (x265) 55–65 MiB for a 2048 × 1536 output, WebP about 20 MiB,
-    /// JPEG and PNG a few.
-    static let encoderBytesPerPixel: [OutputFormat: Double] = [.jpeg: 0.5, .png: 0.5, .webp: 7, .avif: 25, .heic: 20]
 
     /// `variants`: decoding for the largest variant, every variant kept in memory (3 bytes a
     /// pixel, until `write`) and the hungriest encoder on the largest one. Whole-frame decoders
     /// give their frame back (it is mmapped) before the first encode, so only the larger of the
     /// two counts; streaming ones leave their line buffers in the heap, so both do. Against the
     /// measurements above the estimate is 0–15% over for JPEG and 20–40% over for HEIC.
-    static func estimate(variantsOf header: ImageHeader, pixels: [PixelSize], formats: Set<OutputFormat>) -> Int {
+    static func estimate(variantsOf header: ImageHeader, pixels: [PixelSize], formats: Set<MediaFormat>) -> Int {
         let largest = pixels.map(\.longestSide).max() ?? max(header.width, header.height)
         let decode = estimate(image: header, maxPixelSize: largest)
         let kept = pixels.reduce(0) { $0 + $1.width * $1.height * 3 }
         let largestArea = Double(pixels.map { $0.width * $0.height }.max() ?? 0)
-        let encode = fixedBytes + Int(largestArea * (formats.compactMap { encoderBytesPerPixel[$0] }.max() ?? 0))
-        let working = wholeFrameBytesPerPixel[header.format] != nil ? max(decode, encode) : decode + encode - fixedBytes
+        let encode = fixedBytes + Int(largestArea * (formats.compactMap { $0.row.encoder?.bytesPerPixel }.max() ?? 0))
+        let wholeFrame = if case .wholeFrame = header.format.row.decodeCost { true } else { false }
+        let working = wholeFrame ? max(decode, encode) : decode + encode - fixedBytes
         return working + kept
     }
 }

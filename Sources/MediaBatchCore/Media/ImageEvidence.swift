@@ -1,3 +1,4 @@
+import MediaFormats
 import MetadataKit
 import PipelineModel
 import VipsKit

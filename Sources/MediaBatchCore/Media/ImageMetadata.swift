@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MetadataKit
 import PipelineModel
 import VipsKit
@@ -26,7 +27,7 @@ struct ImageMetadata {
 
     init(format: MediaFormat, path: String) {
         do {
-            blocks = try format.metadataContainer?.readMetadata(path: path) ?? MetadataBlocks()
+            blocks = try format.row.container?.metadata?.readMetadata(path: path) ?? MetadataBlocks()
         } catch {
             blocks = MetadataBlocks(unreadable: ["metadata (\(error))"])
         }

@@ -1,5 +1,6 @@
 import AVFormatKit
 import Foundation
+import MediaFormats
 import MetadataKit
 import PipelineModel
 import VipsKit

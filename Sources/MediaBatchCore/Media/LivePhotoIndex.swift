@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PipelineModel
 
 /// The Live Photo pairs of the folders `inspect` looks at, each folder paired once.

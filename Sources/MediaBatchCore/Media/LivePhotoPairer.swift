@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MetadataKit
 import PipelineModel
 import VipsKit

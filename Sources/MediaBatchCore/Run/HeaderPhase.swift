@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PipelineModel
 import RunState
 import VipsKit
@@ -72,7 +73,7 @@ struct HeaderPhase: Sendable {
         item.entry = RunLedger.Entry(stamp: stamp, contentHash: contentHash, format: item.format, contentIdentifier: nil,
                                      fingerprints: fingerprints(input, item.format))
         guard let format = item.format else {
-            guard FormatSniffer.formatsByExtension[input.pathExtension] != nil else { return .decided(item.skipped("not a media file"), item) }
+            guard MediaFormat.promised(byExtension: input.pathExtension) != nil else { return .decided(item.skipped("not a media file"), item) }
             let what = item.bytesIn == 0 ? "the file is empty" : "its content is not a recognised image or video format"
             return .decided(item.failed(.unsupportedFormat, "named .\(input.pathExtension) but \(what)"), item)
         }

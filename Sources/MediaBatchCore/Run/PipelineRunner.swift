@@ -136,7 +136,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// libvips with only the pipeline's loaders, and (unless nothing is written) an empty temporary folder.
     private func prepareLibvipsAndFolders() throws {
         do {
-            try DecoderAllowList.startLibvips(for: pipeline.input.formats)
+            try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: options.isolation == nil)
         } catch {
             throw RunSetupError(description: "cannot start libvips: \(error)")
         }

@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 
 /// Hands the header read before the stages (libvips has read only an image's header: pixels

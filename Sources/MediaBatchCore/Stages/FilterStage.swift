@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 
 /// Skips items the pipeline's `match` expression does not select (skipped is not failed). A

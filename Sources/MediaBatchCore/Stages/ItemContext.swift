@@ -1,4 +1,5 @@
 import AVFormatKit
+import MediaFormats
 import PipelineModel
 import RunState
 import VipsKit

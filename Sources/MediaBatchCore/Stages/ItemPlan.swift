@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 
 /// What an item will become, decided from its header before any pixel is decoded. Each stage
@@ -16,8 +17,7 @@ struct ItemPlan: Codable, Equatable, Sendable {
     /// Before any stage has said otherwise: the item as it is, copied byte for byte.
     init(format: MediaFormat) {
         estimatedBytes = CostEstimator.copyBytes
-        let effort = OutputFormat(rawValue: format.rawValue).flatMap { Defaults.effort[$0] }
-        outputs = [PlannedOutput(format: format, quality: Defaults.keptFormatQuality, effort: effort)]
+        outputs = [PlannedOutput(format: format, quality: Defaults.keptFormatQuality, effort: format.effort?.default)]
     }
 
     /// Where `write` will publish the outputs, relative to the output root.

@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 
 /// One step of a pipeline. Each stage is one type in one file and answers for its own part of an

@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 import VipsKit
 

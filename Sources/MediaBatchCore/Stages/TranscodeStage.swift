@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 import VipsKit
 
@@ -16,7 +17,7 @@ struct TranscodeStage: PipelineStage {
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard item.image != nil, options.applies(to: item.format) else { return }
         for index in plan.outputs.indices {
-            plan.outputs[index].format = options.to.mediaFormat
+            plan.outputs[index].format = options.to
             plan.outputs[index].quality = options.quality
             plan.outputs[index].effort = options.effort
         }

@@ -1,3 +1,4 @@
+import MediaFormats
 import PipelineModel
 import VipsKit
 
@@ -29,7 +30,7 @@ struct VariantsStage: PipelineStage {
         let variants = Self.variants(of: upright, sizes: options.sizes)
         plan.outputs = variants.flatMap { variant in
             options.formats.map { format in
-                PlannedOutput(format: format.mediaFormat, quality: options.quality[format] ?? Defaults.keptFormatQuality,
+                PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality,
                               effort: options.effort[format], variant: variant)
             }
         }

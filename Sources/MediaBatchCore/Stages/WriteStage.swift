@@ -1,5 +1,6 @@
 import AVFormatKit
 import Foundation
+import MediaFormats
 import MetadataKit
 import PipelineModel
 import RunState
@@ -100,20 +101,26 @@ struct WriteStage: PipelineStage {
             throw StageFailure(.encodeFailed, "\(output.path ?? ""): libvips made \(image.width)×\(image.height), "
                                + "planned \(planned.width)×\(planned.height)")
         }
-        guard let format = output.format.imageFileFormat else {
+        guard let codec = output.format.row.encoder?.codec else {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }
+        // Readers of HEIF, AVIF and JPEG XL take EXIF's orientation as information only.
+        let image = output.format.row.honoursExifOrientation || image.orientation == 1 ? image : try image.upright()
         let bare = try image.withoutMetadataBlocks(keepingICC: metadata?.keepsICC ?? true)
-        try bare.save(to: path, format: format, quality: output.quality, effort: output.effort ?? 0)
-        guard let metadata, let container = output.format.metadataContainer else { return [] }
+        let encoded = try bare.encoded(as: codec, quality: output.quality, effort: output.effort ?? 0)
         let url = URL(fileURLWithPath: path)
+        guard let metadata, let container = output.format.row.container?.metadata else {
+            try Data(encoded).write(to: url)
+            return []
+        }
+        let written: MetadataWriting
         do {
-            let written = try container.writingMetadata(metadata.blocks(for: image), into: [UInt8](try Data(contentsOf: url)))
-            try Data(written.bytes).write(to: url)
-            return written.notCarried.map { "\($0): \(output.format.rawValue) has no place for it" }
+            written = try container.writingMetadata(metadata.blocks(for: image), into: encoded)
         } catch let error as MetadataFormatError {
             throw StageFailure(.encodeFailed, "cannot write the metadata into \(output.path ?? ""): \(error.message)")
         }
+        try Data(written.bytes).write(to: url)
+        return written.notCarried.map { "\($0): \(output.format.rawValue) has no place for it" }
     }
 
     /// Edits the movie's metadata boxes in place (every track and media byte kept; a remux
@@ -128,20 +135,13 @@ struct WriteStage: PipelineStage {
         return report.removed
     }
 
-    /// Saving is when a lazy libvips pipeline runs, so a truncated input fails here too: tell a
-    /// decode failure from an encode or disk failure by what libvips says.
+    /// Encoding is when a lazy libvips pipeline runs, so a truncated input fails here too:
+    /// VipsKit says which side failed.
     static func classify(_ error: VipsError, writing relative: String) -> StageFailure {
-        let message = error.message
-        // The system's reasons only: libvips also says "unable to write to target" when a decoder
-        // failed half way through the pipeline that was being saved.
-        let writeFailures = ["No space left", "File too large", "Disk quota exceeded", "Permission denied", "Read-only file system"]
-        if writeFailures.contains(where: message.contains) {
-            return StageFailure(.writeFailed, "cannot write \(relative): \(message)")
+        switch error.side {
+        case .decode: return StageFailure(.decodeFailed, error.message)
+        case .encode: return StageFailure(.encodeFailed, "cannot encode \(relative): \(error.message)")
         }
-        if message.contains("save"), !message.contains("load") {
-            return StageFailure(.encodeFailed, "cannot encode \(relative): \(message)")
-        }
-        return StageFailure(.decodeFailed, message)
     }
 
     /// The system's words for a Foundation I/O error: its own description ("There isn’t enough

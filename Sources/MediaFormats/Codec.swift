@@ -1,0 +1,26 @@
+/// The image codecs mediabatch reaches through libvips, by what they are: VipsKit knows which
+/// libvips loader and saver each is, and nothing outside it needs to.
+public enum Codec: Sendable, CaseIterable {
+    case jpeg, png, gif, webp, tiff
+    /// libheif: HEVC-coded HEIF (HEIC)...
+    case heifHEVC
+    /// ...and AV1-coded HEIF (AVIF). One loader reads both.
+    case heifAV1
+    case jxl
+}
+
+/// Where a format keeps its metadata: MetadataKit has one container reader and writer for each.
+public enum ContainerKind: Sendable, CaseIterable {
+    /// APP1 EXIF and XMP, APP13 Photoshop resources with IPTC-IIM, and the parts after them (MPF
+    /// images, trailers).
+    case jpeg
+    case png
+    case webp
+    case tiff
+    /// ISO-BMFF items: HEIC and AVIF.
+    case heif
+    /// JPEG XL's ISO-BMFF boxes (`Exif`, `xml `) around its codestream.
+    case jxl
+    /// MOV, MP4, 3GP: `moov` boxes, edited in place.
+    case quickTime
+}

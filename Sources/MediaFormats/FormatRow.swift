@@ -1,0 +1,55 @@
+/// Everything mediabatch knows about one format: how its files start, what they are named, how
+/// libvips or libavformat reads and writes them, where they keep metadata, what decoding and
+/// encoding them costs, and how `mediabatch` describes it. `FormatTable` has one per format.
+public struct FormatRow: Sendable {
+    public enum Kind: Sendable {
+        /// A still image, or an image sequence kept in an image container (GIF, WebP, HEIF).
+        case still
+        case movie
+    }
+
+    /// A setting of an encoder: the values a pipeline may give, and the one it gets by default.
+    public struct Setting: Sendable, Equatable {
+        public let range: ClosedRange<Int>
+        public let `default`: Int
+    }
+
+    public struct Encoder: Sendable {
+        public let codec: Codec
+        /// nil for a lossless encoder.
+        public let quality: Setting?
+        /// nil where the encoder has no effort worth choosing.
+        public let effort: Setting?
+        /// Peak memory of the encoder, per pixel of the image it encodes (see `CostEstimator`).
+        public let bytesPerPixel: Double
+    }
+
+    /// What decoding an image of this format costs in memory, per pixel of the file's image.
+    public enum DecodeCost: Sendable, Equatable {
+        /// libvips reads it a few lines at a time; `shrinksOnLoad`: its decoder can make a
+        /// smaller image directly (libjpeg's 1/2, 1/4, 1/8 scales).
+        case streaming(bytesPerPixel: Double, shrinksOnLoad: Bool)
+        /// The decoder makes the whole frame before libvips sees a line.
+        case wholeFrame(bytesPerPixel: Double)
+        /// Not decoded: movies are copied or edited in place.
+        case none
+    }
+
+    public let format: MediaFormat
+    public let kind: Kind
+    /// Names files of this format carry; the first is what `{ext}` writes.
+    public let extensions: [String]
+    public let magic: Magic
+    /// How its pixels are read; nil for a format mediabatch does not decode.
+    public let decoder: Codec?
+    /// How its pixels are written; nil for a format mediabatch does not encode.
+    public let encoder: Encoder?
+    /// Where it keeps EXIF, XMP and IPTC; nil where mediabatch reads and writes none.
+    public let container: ContainerKind?
+    public let decodeCost: DecodeCost
+    /// Whether readers turn its pixels as an EXIF Orientation says: HEIF, AVIF and JPEG XL carry
+    /// their own transforms, and take EXIF's as information only, so pictures go in upright.
+    public let honoursExifOrientation: Bool
+    /// One line for `mediabatch` to say what it is.
+    public let help: String
+}

@@ -1,0 +1,95 @@
+/// Every format mediabatch knows, one row each: the one place a format is described. Adding a
+/// format is a row here, its codec in VipsKit and its metadata container in MetadataKit.
+///
+/// Figures, measured on Debian 12 (libvips 8.14, 2 cores): decoding peaks are extra resident
+/// memory per pixel of the file's image (12 MP → 2048 px: a JPEG ≈ +12 MiB streaming, a HEIC
+/// ≈ +80 MiB whole frame); encoding peaks are per pixel of the output (a 2048 × 1536 AVIF at
+/// libaom effort 2: 60–80 MiB; HEIC through x265: 55–65 MiB; WebP ≈ 20 MiB; JPEG and PNG a few).
+/// Default qualities: JPEG and WebP 80 are sharp's; AVIF 62 and HEIC 44 match JPEG 80's SSIM on
+/// 1280 px photos (0.967 luma; 0.969 for AVIF at 64% of JPEG's bytes, 0.970 for HEIC at 59%).
+/// Efforts: WebP 4 is libwebp's, cwebp's, sharp's and Pillow's; AVIF 2 gave 61% of JPEG's bytes
+/// in 0.19 s per 1280 px photo where libvips' 4 took 1.0 s for 58% (see bench/README.md). JPEG XL
+/// (libjxl 0.7, 6 photos at 1280 px): JPEG 80's SSIM (0.962) at quality 82, effort 4, in 70% of its
+/// bytes and 0.2 s; effort 7 saves 6% more bytes for 0.15 s more a photo.
+public enum FormatTable {
+    public static let rows: [FormatRow] = [
+        FormatRow(format: .jpeg, kind: .still, extensions: ["jpg", "jpeg", "jpe"], magic: .prefix([[0xFF, 0xD8, 0xFF]]),
+                  decoder: .jpeg, encoder: .init(codec: .jpeg, quality: .init(range: 1...100, default: 80), effort: nil, bytesPerPixel: 0.5),
+                  container: .jpeg, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: true), honoursExifOrientation: true,
+                  help: "JPEG: lossy; EXIF and XMP in APP1, IPTC in APP13"),
+        FormatRow(format: .png, kind: .still, extensions: ["png"], magic: .prefix([[0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]]),
+                  decoder: .png, encoder: .init(codec: .png, quality: nil, effort: nil, bytesPerPixel: 0.5),
+                  container: .png, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: false), honoursExifOrientation: true,
+                  help: "PNG: lossless; EXIF in eXIf, XMP in iTXt, IPTC as a raw profile"),
+        FormatRow(format: .gif, kind: .still, extensions: ["gif"], magic: .prefix([Array("GIF87a".utf8), Array("GIF89a".utf8)]),
+                  decoder: .gif, encoder: .init(codec: .gif, quality: nil, effort: nil, bytesPerPixel: 4),
+                  container: nil, decodeCost: .wholeFrame(bytesPerPixel: 4), honoursExifOrientation: true,
+                  help: "GIF: palette, lossless; no metadata"),
+        FormatRow(format: .webp, kind: .still, extensions: ["webp"], magic: .riff("WEBP"),
+                  decoder: .webp, encoder: .init(codec: .webp, quality: .init(range: 1...100, default: 80),
+                                                 effort: .init(range: 0...6, default: 4), bytesPerPixel: 7),
+                  container: .webp, decodeCost: .wholeFrame(bytesPerPixel: 4), honoursExifOrientation: true,
+                  help: "WebP: lossy; EXIF and XMP chunks, no place for IPTC"),
+        FormatRow(format: .tiff, kind: .still, extensions: ["tif", "tiff"], magic: .prefix([[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A]]),
+                  decoder: .tiff, encoder: .init(codec: .tiff, quality: nil, effort: nil, bytesPerPixel: 0.5),
+                  container: .tiff, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: false), honoursExifOrientation: true,
+                  help: "TIFF: lossless; EXIF in its directories, XMP in tag 700, IPTC in 33723 and 34377"),
+        // Before HEIC: an AVIF lists the HEIF brand mif1 too.
+        FormatRow(format: .avif, kind: .still, extensions: ["avif"], magic: .brands(["avif", "avis"]),
+                  decoder: .heifAV1, encoder: .init(codec: .heifAV1, quality: .init(range: 1...100, default: 62),
+                                                    effort: .init(range: 0...9, default: 2), bytesPerPixel: 25),
+                  container: .heif, decodeCost: .wholeFrame(bytesPerPixel: 7.5), honoursExifOrientation: false,
+                  help: "AVIF: lossy (AV1 in HEIF); EXIF and XMP items, IPTC as an iptc item"),
+        FormatRow(format: .heic, kind: .still, extensions: ["heic", "heif", "hif"],
+                  magic: .brands(["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]),
+                  decoder: .heifHEVC, encoder: .init(codec: .heifHEVC, quality: .init(range: 1...100, default: 44), effort: nil, bytesPerPixel: 20),
+                  container: .heif, decodeCost: .wholeFrame(bytesPerPixel: 7.5), honoursExifOrientation: false,
+                  help: "HEIC: lossy (HEVC in HEIF); EXIF and XMP items, IPTC as an iptc item"),
+        FormatRow(format: .jxl, kind: .still, extensions: ["jxl"],
+                  magic: .prefix([[0xFF, 0x0A], [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]]),
+                  decoder: nil, encoder: .init(codec: .jxl, quality: .init(range: 1...100, default: 82),
+                                               effort: .init(range: 1...9, default: 4), bytesPerPixel: 12),
+                  container: .jxl, decodeCost: .none, honoursExifOrientation: false,
+                  help: "JPEG XL: lossy; EXIF and XMP in Exif and xml boxes, no place for IPTC"),
+        FormatRow(format: .mov, kind: .movie, extensions: ["mov", "qt"], magic: .majorBrand(prefix: "qt  ", classicAtoms: true),
+                  decoder: nil, encoder: nil, container: .quickTime, decodeCost: .none, honoursExifOrientation: true,
+                  help: "QuickTime movie"),
+        FormatRow(format: .threeGP, kind: .movie, extensions: ["3gp", "3g2"], magic: .majorBrand(prefix: "3g", classicAtoms: false),
+                  decoder: nil, encoder: nil, container: .quickTime, decodeCost: .none, honoursExifOrientation: true,
+                  help: "3GPP movie"),
+        // Last: any other ISO-BMFF file is an MP4.
+        FormatRow(format: .mp4, kind: .movie, extensions: ["mp4", "m4v"], magic: .anyBrand,
+                  decoder: nil, encoder: nil, container: .quickTime, decodeCost: .none, honoursExifOrientation: true,
+                  help: "MPEG-4 movie"),
+    ]
+
+    /// Formats read, in the order messages and the schema list them.
+    public static let inputs: [MediaFormat] = [.jpeg, .png, .gif, .webp, .tiff, .heic, .avif, .mov, .mp4, .threeGP]
+    /// Formats `transcode.to` and `variants.formats` may name.
+    public static let outputs: [MediaFormat] = [.jpeg, .png, .webp, .avif, .heic, .jxl]
+
+    private static let index = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.format, $0) })
+
+    static func row(_ format: MediaFormat) -> FormatRow {
+        rows[index[format]!]
+    }
+
+    /// Every input format's extensions: what a file's name promises.
+    static let byExtension = Dictionary(uniqueKeysWithValues: inputs.flatMap { format in format.row.extensions.map { ($0, format) } })
+}
+
+extension FormatTable {
+    /// "jpeg 80, webp 80, avif 62, heic 44, jxl 75": each output format's default for a setting,
+    /// for the help texts of the keys that take it.
+    public static func defaults(_ setting: KeyPath<FormatRow.Encoder, FormatRow.Setting?>) -> String {
+        outputs.compactMap { format in format.row.encoder?[keyPath: setting].map { "\(format.rawValue) \($0.default)" } }
+            .joined(separator: ", ")
+    }
+
+    /// "webp 0–6, avif 0–9, jxl 1–9": each output format's range for a setting.
+    public static func ranges(_ setting: KeyPath<FormatRow.Encoder, FormatRow.Setting?>) -> String {
+        outputs.compactMap { format in
+            format.row.encoder?[keyPath: setting].map { "\(format.rawValue) \($0.range.lowerBound)–\($0.range.upperBound)" }
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,39 @@
+import CMediaShim
+import MediaFormats
+
+/// Which libvips loader and saver each codec is: libvips' names stay in this file.
+extension Codec {
+    /// The loader class: blocking or allowing it covers its file, buffer and source variants.
+    var loaderClass: String {
+        switch self {
+        case .jpeg: return "VipsForeignLoadJpeg"
+        case .png: return "VipsForeignLoadPng"
+        case .gif: return "VipsForeignLoadNsgif"
+        case .webp: return "VipsForeignLoadWebp"
+        case .tiff: return "VipsForeignLoadTiff"
+        case .heifHEVC, .heifAV1: return "VipsForeignLoadHeif"
+        case .jxl: return "VipsForeignLoadJxl"
+        }
+    }
+
+    /// The saver class, for the one libvips marks untrusted and blocks with the loaders.
+    var saverClass: String {
+        switch self {
+        case .jxl: return "VipsForeignSaveJxl"
+        default: return ""
+        }
+    }
+
+    var saver: MbSaver {
+        switch self {
+        case .jpeg: return MB_SAVER_JPEG
+        case .png: return MB_SAVER_PNG
+        case .gif: return MB_SAVER_GIF
+        case .webp: return MB_SAVER_WEBP
+        case .tiff: return MB_SAVER_TIFF
+        case .heifHEVC: return MB_SAVER_HEIC
+        case .heifAV1: return MB_SAVER_AVIF
+        case .jxl: return MB_SAVER_JXL
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import MediaFormats
+import XCTest
+
+/// The table's rows agree with each other and with the lists built from them.
+final class FormatTableTests: XCTestCase {
+    func testEveryFormatHasOneRowAndEveryListedFormatWhatItsListNeeds() {
+        XCTAssertEqual(FormatTable.rows.map(\.format).sorted { $0.rawValue < $1.rawValue },
+                       MediaFormat.allCases.sorted { $0.rawValue < $1.rawValue })
+        for format in MediaFormat.inputs {
+            XCTAssertTrue(format.isVideo || format.row.decoder != nil, "\(format) is read: by libavformat or a codec")
+        }
+        for format in MediaFormat.outputs {
+            XCTAssertNotNil(format.row.encoder, "\(format) is written")
+            XCTAssertNotNil(format.row.container, "\(format) carries metadata")
+        }
+        XCTAssertEqual(Set(MediaFormat.outputs).intersection([.mov, .mp4, .threeGP, .gif, .tiff]), [],
+                       "movies are not encoded; GIF and TIFF are written only as their own format")
+    }
+
+    func testEncoderSettingsDefaultInsideTheirRange() {
+        for format in MediaFormat.allCases {
+            for setting in [format.quality, format.effort].compactMap({ $0 }) {
+                XCTAssertTrue(setting.range.contains(setting.default), "\(format): \(setting)")
+            }
+        }
+        XCTAssertEqual([MediaFormat.jpeg, .webp, .avif, .heic, .jxl].map { $0.quality?.default }, [80, 80, 62, 44, 82])
+        XCTAssertFalse(MediaFormat.png.isLossy)
+        XCTAssertEqual(FormatTable.defaults(\.effort), "webp 4, avif 2, jxl 4")
+        XCTAssertEqual(FormatTable.ranges(\.effort), "webp 0–6, avif 0–9, jxl 1–9")
+    }
+
+    func testExtensionsPromiseOneInputFormatEach() {
+        var seen: [String: MediaFormat] = [:]
+        for format in MediaFormat.allCases {
+            for name in format.row.extensions {
+                XCTAssertNil(seen.updateValue(format, forKey: name), "\(name) is claimed twice")
+                XCTAssertEqual(MediaFormat.promised(byExtension: name.uppercased()), MediaFormat.inputs.contains(format) ? format : nil, name)
+            }
+        }
+        XCTAssertEqual([MediaFormat.jpeg, .tiff, .heic, .threeGP].map(\.fileExtension), ["jpg", "tif", "heic", "3gp"])
+    }
+
+    /// HEIF, AVIF and JPEG XL take EXIF's orientation as information only (their own transforms
+    /// are what readers apply): pictures go into them upright.
+    func testOnlyTheFormatsWhoseReadersApplyExifOrientationKeepIt() {
+        XCTAssertEqual(MediaFormat.allCases.filter { !$0.row.honoursExifOrientation }, [.heic, .avif, .jxl])
+    }
+}
