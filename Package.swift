@@ -13,15 +13,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
-        // C is quarantined here: two system libraries, one shim, and the two thin wrappers that import them.
+        // C is quarantined here: three system libraries, one shim, and the modules that import them
+        // (the two thin wrappers; MetadataKit, zlib alone).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Headers only (no pkgConfig, so no -lavformat): AVFormatKit opens the library at run time.
         .systemLibrary(name: "CAVFormat", providers: [.apt(["libavformat-dev"])]),
+        // zlib for MetadataKit's compressed PNG text: the inflate libpng and exiftool use, not one of our
+        // own. No pkgConfig: zlib.h and libz are on the default paths.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
         .target(name: "VipsKit", dependencies: ["CVips", "CMediaShim", "MediaFormats"]),
         .target(name: "AVFormatKit", dependencies: ["CAVFormat"]),
 
-        // Pure Swift from here on.
+        // Swift from here on (MetadataKit calls zlib through CZlib).
         // The format table: every format's row (extensions, magic, codecs, container, cost), below everything that names a format.
         .target(name: "MediaFormats"),
         .target(name: "PipelineModel", dependencies: ["MediaFormats"]),
@@ -32,7 +36,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
-        .target(name: "MetadataKit", dependencies: ["MediaFormats"]),
+        .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib"]),
         .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
             "MediaBatchCore", "MediaFormats", "PipelineModel", "RunState",

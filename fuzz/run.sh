@@ -16,6 +16,9 @@ artifacts=fuzz/.artifacts
 # Address as well as fuzzer: Swift's own checks trap on bounds and overflow, ASan catches what
 # slips past them in unsafe code and the C libraries underneath (libxml2 for XMLParser).
 swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+# MetadataKit imports the system zlib through CZlib's module map, and so needs it wherever it is
+# compiled or imported; the header fuzzer links -lz.
+swift_flags+=(-I Sources/CZlib)
 # The reduce harness is C, with the shim's reduce sources compiled into it (instrumented) and
 # libvips linked as it is: the toolchain's clang, which has libFuzzer.
 c_flags=(-fsanitize=fuzzer,address -O1 -g -I Sources/CMediaShim/include -I Sources/CMediaShim)
@@ -57,7 +60,7 @@ build_header() {
         module MetadataKit "${metadata_sources[@]}"
         quiet_link swiftc "${swift_flags[@]}" -I "$build" -module-name HeaderFuzzer \
             Sources/MediaBatchCore/Media/FormatSniffer.swift Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift \
-            "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -o "$build/header-fuzzer"
+            "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -lz -o "$build/header-fuzzer"
     fi
 }
 
