@@ -1,6 +1,6 @@
 /// What `stripMetadata`'s `keep` names: all that stays. Everything else goes, and location
 /// always does, even inside kept XMP and IPTC.
-public enum KeptMetadata: String, CaseIterable, Sendable {
+public enum KeptMetadata: String, CaseIterable, Codable, Sendable {
     /// EXIF Copyright and Artist, XMP dc:rights, dc:creator and xmpRights, IPTC CopyrightNotice and By-line.
     case copyright
     /// The ICC profile. Without it, colour is converted to sRGB first, which is what a reader assumes.

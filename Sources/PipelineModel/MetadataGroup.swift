@@ -1,5 +1,5 @@
 /// What `stripMetadata` can remove. Everything a pipeline does not name stays.
-public enum MetadataGroup: String, CaseIterable, Sendable {
+public enum MetadataGroup: String, CaseIterable, Codable, Sendable {
     /// GPS (EXIF GPS IFD, XMP exif:GPS*), place names (XMP photoshop/Iptc4xmp, IPTC-IIM 2:26–2:101),
     /// drone telemetry, and QuickTime location keys/atoms in videos.
     case location

@@ -57,11 +57,11 @@ public enum Stage: Equatable, Sendable {
     }
 
     /// A tiny preview of each item for the manifest, shown blurred while the real image loads.
-    public enum Placeholder: String, CaseIterable, Sendable {
+    public enum Placeholder: String, CaseIterable, Codable, Sendable {
         case thumbhash
     }
 
-    public enum StripMetadata: Equatable, Sendable {
+    public enum StripMetadata: Codable, Equatable, Sendable {
         /// Removes the named groups; what is not named stays. `stripLocation` is `[.location]`.
         case remove(Set<MetadataGroup>)
         /// Keeps only what is named; everything else goes, location always.

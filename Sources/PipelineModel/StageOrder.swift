@@ -1,8 +1,10 @@
 /// What a pipeline's stages must be together: checked once every stage has been read.
 extension PipelineDecoder {
-    /// Header stages (filter, decode) come first, pixel stages need a decode before them,
-    /// downsample comes before transcode, variants replaces both, each stage appears once, and
-    /// write, when present, is last and names every output apart.
+    /// An order is refused only where it means nothing: `filter` after `decode` (it decides
+    /// which items are opened), a stage that shapes pictures before the `decode` that opens them,
+    /// `variants` beside `downsample` or `transcode` (it does both, for every output), a stage
+    /// twice, anything after `write` or a stage without one. Pixel stages in any order between
+    /// them give the same pictures (see `Picture` in MediaBatchCore); `write` names every output apart.
     func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
         // Messages name a stage as the file spells it ("stripLocation", not its kind).
         let spelled = readers.map { reader -> String in
@@ -15,17 +17,25 @@ extension PipelineDecoder {
             guard seen.insert(stage.name).inserted else {
                 throw reader.fail("\"\(spelled[index])\" appears twice; a pipeline runs each stage once")
             }
-            try checkPlace(stage.name, spelled[index], reader, seen: seen)
+            try checkPlace(stage, spelled[index], reader, seen: seen)
             try checkCombination(stage.name, index, stages, reader)
             if case .write(let write) = stage { try checkNames(write.path, reader, variants: Self.variants(of: stages)) }
         }
-        let firstPixelStage = stages.firstIndex { Self.pixelStages.contains($0.name) }
-        if let firstPixelStage, !seen.contains(.write) {
-            throw JSONReader(value: .array([]), path: "stages").fail("\"\(spelled[firstPixelStage])\" has no effect without a \"write\" stage")
+        let firstEffect = stages.firstIndex { Self.pixelStages.contains($0.name) || $0.name == .stripMetadata }
+        if let firstEffect, !seen.contains(.write) {
+            throw JSONReader(value: .array([]), path: "stages").fail("\"\(spelled[firstEffect])\" has no effect without a \"write\" stage")
         }
     }
 
-    static let pixelStages: Set<Stage.Name> = [.downsample, .transcode, .variants, .stripMetadata]
+    /// Stages that shape pictures, so need `decode` to have opened one.
+    static let pixelStages: Set<Stage.Name> = [.downsample, .transcode, .variants]
+
+    /// Whether `stage` shapes pictures: a keep-list that drops the profile or the orientation
+    /// converts or turns them; any other metadata edit is applied to the file as it is.
+    static func shapesPictures(_ stage: Stage) -> Bool {
+        if case .stripMetadata(.keep(let kept)) = stage { return !kept.isSuperset(of: [.icc, .orientation]) }
+        return pixelStages.contains(stage.name)
+    }
 
     private static func variants(of stages: [Stage]) -> Stage.Variants? {
         for case .variants(let variants) in stages { return variants }
@@ -33,21 +43,18 @@ extension PipelineDecoder {
     }
 
     /// Where one stage may stand, given the stages before it.
-    private func checkPlace(_ name: Stage.Name, _ spelled: String, _ reader: JSONReader, seen: Set<Stage.Name>) throws {
-        if name == .filter, seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
-        if Self.pixelStages.contains(name), !seen.contains(.decode) {
-            throw reader.fail("\"\(spelled)\" needs a \"decode\" stage before it")
+    private func checkPlace(_ stage: Stage, _ spelled: String, _ reader: JSONReader, seen: Set<Stage.Name>) throws {
+        if stage.name == .filter, seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
+        if Self.shapesPictures(stage), !seen.contains(.decode) {
+            let why = stage.name == .stripMetadata ? " (a keep-list without icc or orientation converts or turns the pictures)" : ""
+            throw reader.fail("\"\(spelled)\" needs a \"decode\" stage before it\(why)")
         }
-        if seen.contains(.write), name != .write { throw reader.fail("\"write\" must be the last stage") }
+        if seen.contains(.write), stage.name != .write { throw reader.fail("\"write\" must be the last stage") }
     }
 
     /// Stages that do not go together, named with where the earlier one stands.
     private func checkCombination(_ name: Stage.Name, _ index: Int, _ stages: [Stage], _ reader: JSONReader) throws {
         func earlier(_ other: Stage.Name) -> Int? { stages[..<index].firstIndex { $0.name == other } }
-        if name == .downsample, let transcode = earlier(.transcode) {
-            throw reader.fail("\"downsample\" must come before \"transcode\" (stages[\(transcode)]): it decodes the file anew "
-                              + "at the size needed, which would undo transcode's conversion to sRGB")
-        }
         // variants replaces downsample and transcode: whichever comes second is refused.
         let replaced: [Stage.Name] = [.downsample, .transcode]
         let other: Stage.Name? = name == .variants ? replaced.first { earlier($0) != nil }

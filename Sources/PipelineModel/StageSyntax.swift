@@ -45,12 +45,12 @@ extension StageSyntax {
 
     static let decode = StageSyntax(
         spelling: "decode", name: .decode,
-        help: "Opens each item header-first (libvips for images, libavformat for videos); pixel stages need it before them.",
+        help: "Opens each item header-first (libvips for images, libavformat for videos); stages that shape pictures need it before them.",
         options: []) { _ in .decode }
 
     static let downsample = StageSyntax(
         spelling: "downsample", name: .downsample,
-        help: "Shrinks images so that the longest side is at most maxPixelSize, never upscaling; orientation applied; comes before transcode.",
+        help: "Shrinks images so that the longest side is at most maxPixelSize, never upscaling; orientation applied.",
         options: [DownsampleKeys.maxPixelSize.described]) { object in
             .downsample(maxPixelSize: try object.value(DownsampleKeys.maxPixelSize))
         }

@@ -36,9 +36,17 @@ public final class VImage: @unchecked Sendable {
         VImage(owning: try build { try check(mb_vips_open_strict(path), "load") })
     }
 
+    /// Opens `path` for its pixels, as stored (lazily: pixels are decoded as they are asked for,
+    /// and a decode error fails the read).
+    public static func decode(_ path: String) throws -> VImage {
+        countDecode()
+        return try open(path)
+    }
+
     /// Decodes `path` to fit `maxSize` × `maxSize` (never upsized), shrinking on load and
     /// applying the orientation.
     public static func thumbnail(of path: String, maxSize: Int) throws -> VImage {
+        countDecode()
         var out: UnsafeMutablePointer<VipsImage>?
         try build { try check(mb_vips_thumbnail(path, Int32(clamping: maxSize), &out), "thumbnail") }
         return VImage(owning: out!)
@@ -47,10 +55,26 @@ public final class VImage: @unchecked Sendable {
     /// Decodes `path` to exactly `width` × `height`, orientation applied (the caller keeps the
     /// aspect ratio), shrinking on load.
     public static func thumbnail(of path: String, width: Int, height: Int) throws -> VImage {
+        countDecode()
         var out: UnsafeMutablePointer<VipsImage>?
         try build { try check(mb_vips_thumbnail_exact(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
         return VImage(owning: out!)
     }
+
+    #if DEBUG
+    private static let decodeCounter = NSLock()
+    nonisolated(unsafe) private static var decodeCount = 0
+
+    /// How many times this process has decoded a file's pixels (`decode`, `thumbnail`): what tests
+    /// count to see that an item is decoded once. Debug builds only.
+    public static var decodes: Int { decodeCounter.withLock { decodeCount } }
+
+    private static func countDecode() {
+        decodeCounter.withLock { decodeCount += 1 }
+    }
+    #else
+    private static func countDecode() {}
+    #endif
 
     /// This image resized to exactly `width` × `height` with `thumbnail`'s kernel.
     public func resized(width: Int, height: Int) throws -> VImage {

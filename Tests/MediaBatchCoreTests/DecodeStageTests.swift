@@ -6,8 +6,8 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// The decode stage: headers handed on, limits enforced from them before any pixel is decoded,
-/// and the cost of decoding planned.
+/// The decode stage: limits enforced from the header before any pixel is decoded, the primary
+/// picture planned from it, and the cost of decoding planned.
 final class DecodeStageTests: XCTestCase, RunsPipelines {
     override class func setUp() {
         try! Vips.start()
@@ -46,42 +46,44 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
     }
 
     private let stage = DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames)
+    private let decodeAndWrite = #"{"stage": "decode"}, {"stage": "write"}"#
 
-    func testHandsOnTheHeaderWithoutDecodingPixels() throws {
-        let heic = try Self.item("heic/IMG_1034.heic")
-        try stage.run(heic)
-        XCTAssertEqual([heic.image?.width, heic.image?.height], [4032, 3024])
-        XCTAssertEqual(heic.metadata?.exif?.string(ExifTag.model, in: .ifd0)?.hasPrefix("iPhone 8"), true)
-        XCTAssertNil(heic.video)
-        let movie = try Self.item("video/iphone6_with-gps.mov")
-        try stage.run(movie)
-        XCTAssertEqual(movie.video?.streams.map(\.kind), ["audio", "video", "data", "data"])
-        XCTAssertNil(movie.image)
+    func testPlansThePrimaryPictureFromTheHeaderWithoutDecodingPixels() throws {
+        let decodes = VImage.decodes
+        let heic = try Self.planned("heic/IMG_1034.heic", decodeAndWrite)
+        let picture = try XCTUnwrap(heic.plan.outputs.first?.picture)
+        XCTAssertEqual(picture.source, Picture.Source(stored: PixelSize(width: 4032, height: 3024), orientation: 1,
+                                                      needsConversion: true, hasProfile: true), "Display P3")
+        XCTAssertTrue(picture.isUntouched, "decode changes nothing: the file is copied")
+        XCTAssertEqual(heic.plan.outputs.first?.path, "heic/IMG_1034.heic")
+        let sideways = try Self.planned("jpeg/orientation/Landscape_6.jpg", decodeAndWrite)
+        XCTAssertEqual(sideways.plan.upright, PixelSize(width: 1800, height: 1200))
+        XCTAssertEqual(sideways.plan.outputs.first?.picture?.size, PixelSize(width: 1200, height: 1800), "as stored")
+        let movie = try Self.planned("video/iphone6_with-gps.mov", decodeAndWrite)
+        XCTAssertNil(movie.plan.outputs.first?.picture)
+        XCTAssertEqual(VImage.decodes, decodes, "headers only")
     }
 
     func testAnUnreadableHeaderFailsWithLibvipsReason() throws {
         let broken = try Self.item("corrupt-header.jpg", root: Fixtures.broken)
-        XCTAssertThrowsError(try stage.run(broken)) { error in
+        XCTAssertThrowsError(try stage.check(broken)) { error in
             let failure = error as? StageFailure
             XCTAssertEqual(failure?.code, .decodeFailed)
             XCTAssertEqual(failure?.message.hasPrefix("cannot read the jpeg header: "), true, failure?.message ?? "")
         }
-        XCTAssertNil(broken.image)
     }
 
     func testPlansWholeFrameCostForHEIFAndACopyForVideos() throws {
         let heic = try Self.item("heic/IMG_1034.heic"), movie = try Self.item("video/sample.3gp")
         var heicPlan = ItemPlan(format: .heic), moviePlan = ItemPlan(format: .threeGP)
-        try stage.run(heic)
-        try stage.run(movie)
         stage.plan(&heicPlan, for: heic)
         stage.plan(&moviePlan, for: movie)
         // libheif decodes a 12 MP HEIC whole: about 7.5 bytes a pixel, some 90 MiB.
         XCTAssertEqual(heicPlan.estimatedBytes, CostEstimator.estimate(image: .init(format: .heic, width: 4032, height: 3024, bitsPerSample: 8),
                                                                        maxPixelSize: nil))
         XCTAssertGreaterThan(heicPlan.estimatedBytes, 80 << 20)
-        XCTAssertEqual(moviePlan.estimatedBytes, CostEstimator.copyBytes)
-        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .heic, quality: Defaults.keptFormatQuality)], "decode chooses no format")
+        XCTAssertEqual(moviePlan, ItemPlan(format: .threeGP), "a movie is copied")
+        XCTAssertEqual(heicPlan.outputs.map(\.format), [.heic], "decode chooses no format")
     }
 
     func testTheLimitsDecideWhetherNotHow() throws {

@@ -5,31 +5,30 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// The downsample stage: within the size, never upscaled, upright, and planned cheaper when
-/// libjpeg can shrink on load.
+/// The downsample stage: within the size, never upscaled, upright, planned cheaper when libjpeg
+/// can shrink on load, and a picture it need not change left as it is (copied, not encoded).
 final class DownsampleStageTests: XCTestCase, RunsPipelines {
     override class func setUp() {
         try! Vips.start()
     }
 
-    /// `item` after decode, as the header phase leaves it.
-    private func decoded(_ sample: String) throws -> ItemContext {
-        let item = try Self.item(sample)
-        try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(item)
-        return item
+    private func picture(_ sample: String, maxPixelSize: Int) throws -> Picture? {
+        try Self.planned(sample, #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": \#(maxPixelSize)}, {"stage": "write"}"#)
+            .plan.outputs.first?.picture
     }
 
     func testFitsTheLongestSideAppliesTheOrientationAndNeverUpscales() throws {
-        let sideways = try decoded("jpeg/orientation/Landscape_6.jpg")
-        XCTAssertEqual([sideways.image?.width, sideways.image?.height, sideways.image?.orientation], [1200, 1800, 6], "stored sideways")
-        try DownsampleStage(maxPixelSize: 512).run(sideways)
-        XCTAssertEqual([sideways.image?.width, sideways.image?.height, sideways.image?.orientation], [512, 341, 1])
-        let small = try decoded("jpeg/orientation/Landscape_6.jpg")
-        try DownsampleStage(maxPixelSize: 4096).run(small)
-        XCTAssertEqual([small.image?.width, small.image?.height], [1800, 1200], "upright, not upscaled")
-        let heic = try decoded("heic/iphone_xr_issue263.heic")
-        try DownsampleStage(maxPixelSize: 2048).run(heic)
-        XCTAssertEqual([heic.image?.width, heic.image?.height], [1536, 2048], "irot 270 applied by libheif")
+        let sideways = try XCTUnwrap(try picture("jpeg/orientation/Landscape_6.jpg", maxPixelSize: 512))
+        XCTAssertEqual(sideways.source.stored, PixelSize(width: 1200, height: 1800), "stored sideways")
+        XCTAssertEqual(sideways.size, PixelSize(width: 512, height: 341))
+        XCTAssertTrue(sideways.isTurned && sideways.isResized)
+        let small = try XCTUnwrap(try picture("jpeg/orientation/Landscape_6.jpg", maxPixelSize: 4096))
+        XCTAssertEqual(small.size, PixelSize(width: 1800, height: 1200), "upright, not upscaled")
+        XCTAssertFalse(small.isUntouched, "turned: encoded again")
+        let heic = try XCTUnwrap(try picture("heic/iphone_xr_issue263.heic", maxPixelSize: 2048))
+        XCTAssertEqual(heic.size, PixelSize(width: 1536, height: 2048), "irot 270 applied by libheif")
+        let fits = try XCTUnwrap(try picture("jpeg/orientation/Landscape_1.jpg", maxPixelSize: 4096))
+        XCTAssertTrue(fits.isUntouched, "upright and within the size: nothing to do")
     }
 
     func testEveryOrientationComesOutUpright() throws {
@@ -48,27 +47,33 @@ final class DownsampleStageTests: XCTestCase, RunsPipelines {
         XCTAssertGreaterThan(try storedMirrored.meanAbsoluteDifference(from: reference), 20, "the check can fail")
     }
 
+    /// A photo already within the size and upright keeps its coded bytes: no generation loss.
+    func testAPictureThatFitsIsCopiedNotEncodedAgain() throws {
+        let output = Fixtures.temporaryFolder()
+        let input = try Self.folder(of: ["jpeg/orientation/Landscape_1.jpg", "jpeg/orientation/Landscape_6.jpg"])
+        let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 2048}, {"stage": "write"}"#
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        XCTAssertEqual(report.items.map(\.status), [.ok, .ok])
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("Landscape_1.jpg")),
+                       try Data(contentsOf: input.appendingPathComponent("Landscape_1.jpg")))
+        XCTAssertNotEqual(try Data(contentsOf: output.appendingPathComponent("Landscape_6.jpg")),
+                          try Data(contentsOf: input.appendingPathComponent("Landscape_6.jpg")), "turned upright: encoded")
+    }
+
     func testPlansTheCostOfShrinkingOnLoad() throws {
-        let jpeg = try decoded("livephoto/train.jpg")
-        var whole = ItemPlan(format: .jpeg)
-        DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).plan(&whole, for: jpeg)
-        var shrunk = whole
-        DownsampleStage(maxPixelSize: 500).plan(&shrunk, for: jpeg)
+        let whole = try Self.planned("livephoto/train.jpg", #"{"stage": "decode"}, {"stage": "write"}"#).plan
+        let shrunk = try Self.planned("livephoto/train.jpg", #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 500}, {"stage": "write"}"#).plan
         let header = CostEstimator.ImageHeader(format: .jpeg, width: 4032, height: 3024, bitsPerSample: 8)
         XCTAssertEqual(shrunk.estimatedBytes, CostEstimator.estimate(image: header, maxPixelSize: 500))
         XCTAssertLessThan(shrunk.estimatedBytes, whole.estimatedBytes, "4032 → 500 decodes at 1/8 scale")
-        XCTAssertEqual(shrunk.outputs, whole.outputs, "downsample changes no format or path")
+        XCTAssertEqual(shrunk.outputs.map(\.format), whole.outputs.map(\.format), "downsample changes no format")
     }
 
     func testLeavesVideosAlone() throws {
-        let movie = try decoded("video/sample.3gp")
-        var plan = ItemPlan(format: .threeGP)
+        let movie = try Self.planned("video/sample.3gp", #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 100}, {"stage": "write"}"#)
+        XCTAssertEqual(movie.plan.outputs.map(\.picture), [nil])
+        XCTAssertEqual(movie.plan.estimatedBytes, CostEstimator.copyBytes)
         let stage = DownsampleStage(maxPixelSize: 100)
-        stage.plan(&plan, for: movie)
-        try stage.run(movie)
-        XCTAssertEqual(plan, ItemPlan(format: .threeGP))
-        XCTAssertNil(movie.image)
-        XCTAssertNotNil(movie.video)
         var fingerprint = ItemFingerprint(recipe: [])
         stage.fingerprint(&fingerprint, format: .threeGP)
         stage.fingerprint(&fingerprint, format: nil)

@@ -69,8 +69,9 @@ final class FilterStageTests: XCTestCase {
         XCTAssertEqual(screenshot?.kinds, [.images, .screenshots])
     }
 
-    /// A still converted to JPEG takes its movie along under its own stem; location goes from
-    /// both halves, the content identifier stays in both, and the report shows the pair.
+    /// A still converted to JPEG takes its movie along under its own stem (the movie is a copy,
+    /// its own extension kept); location goes from both halves, the content identifier stays in
+    /// both, and the report shows the pair.
     func testALivePhotoStaysAPairThroughAConversion() throws {
         let (report, output) = try run("""
             {"stage": "filter", "match": {"all": ["images", {"not": "screenshots"}]}}, {"stage": "decode"},
@@ -81,12 +82,12 @@ final class FilterStageTests: XCTestCase {
         let still = report.items.first { $0.input == "camera/IMG_0001.JPG" }
         let movie = report.items.first { $0.input == "camera/IMG_0001.MOV" }
         XCTAssertEqual(still?.output, "camera/IMG_0001-web.jpg")
-        XCTAssertEqual(movie?.output, "camera/IMG_0001-web.mov")
+        XCTAssertEqual(movie?.output, "camera/IMG_0001-web.MOV")
         XCTAssertEqual(movie?.livePhoto, LivePhotoPair(role: .video, partner: "camera/IMG_0001.JPG",
                                                        contentIdentifier: LivePhotoPairingTests.identifier))
         XCTAssertEqual(still?.livePhoto?.partner, "camera/IMG_0001.MOV")
 
-        let movieOut = output.appendingPathComponent("camera/IMG_0001-web.mov").path
+        let movieOut = output.appendingPathComponent("camera/IMG_0001-web.MOV").path
         let stillOut = output.appendingPathComponent("camera/IMG_0001-web.jpg").path
         XCTAssertEqual(try exiftool(movieOut)["Keys:ContentIdentifier"] as? String, LivePhotoPairingTests.identifier)
         XCTAssertEqual(try exiftool(stillOut)["Apple:MediaGroupUUID"] as? String, LivePhotoPairingTests.identifier)
@@ -95,7 +96,7 @@ final class FilterStageTests: XCTestCase {
         // The pair is still a pair to mediabatch itself.
         let reread = try Inspection.read(path: stillOut)
         XCTAssertEqual(reread.kinds, [.images, .livePhotos])
-        XCTAssertEqual(reread.livePhotoPartner, "IMG_0001-web.mov")
+        XCTAssertEqual(reread.livePhotoPartner, "IMG_0001-web.MOV")
     }
 
     func testADryRunWritesNothing() throws {

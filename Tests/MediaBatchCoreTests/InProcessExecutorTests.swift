@@ -40,7 +40,9 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
         XCTAssertNil(verdict.error)
         XCTAssertEqual(verdict.kinds, [.images])
         let plan = try XCTUnwrap(verdict.plan)
-        XCTAssertEqual(plan.outputs, [PlannedOutput(format: .jpeg, quality: 80, path: "web/IMG_1034.jpg")])
+        XCTAssertEqual(plan.outputs.map(\.format), [.jpeg])
+        XCTAssertEqual(plan.outputs.map(\.path), ["web/IMG_1034.jpg"])
+        XCTAssertEqual(plan.outputs.first?.picture?.size, PixelSize(width: 2048, height: 1536))
         let header = CostEstimator.ImageHeader(format: .heic, width: 4032, height: 3024, bitsPerSample: 8)
         XCTAssertEqual(plan.estimatedBytes, CostEstimator.estimate(image: header, maxPixelSize: 2048))
         job.plan = plan

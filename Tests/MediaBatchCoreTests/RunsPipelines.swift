@@ -68,6 +68,16 @@ extension RunsPipelines {
         return ItemContext(ItemJob(input: input, format: format, bytesIn: bytes, contentHash: String(repeating: "0", count: 64)))
     }
 
+    /// `sample` checked and planned by a pipeline of `stages`, as the header phase does it.
+    static func planned(_ sample: String, _ stages: String, root: URL = Fixtures.samples) throws -> (item: ItemContext, plan: ItemPlan) {
+        let item = try Self.item(sample, root: root)
+        let list = try stageList(stages)
+        for stage in list { try stage.check(item) }
+        var plan = ItemPlan(format: item.format)
+        for stage in list { stage.plan(&plan, for: item) }
+        return (item, plan)
+    }
+
     /// A pixel stage as the run builds it from its JSON (between a decode and a write, as validation wants).
     static func pixelStage(_ json: String, output: URL = Fixtures.temporaryFolder()) throws -> PipelineStage {
         try stageList(#"{"stage": "decode"}, \#(json), {"stage": "write"}"#, output: output)[1]

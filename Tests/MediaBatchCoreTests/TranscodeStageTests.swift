@@ -85,13 +85,13 @@ final class TranscodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertGreaterThan(abs(means[2] - unconverted[2]), 1.5, "dropping the P3 profile would leave blue here")
     }
 
-    /// Validation refuses `transcode` before `downsample` (downsample decodes the file anew and
-    /// would drop the conversion); every order it accepts writes the same bytes.
-    func testEveryAcceptedStageOrderWritesTheSameSRGBOutput() throws {
+    /// Pixel stages shape the picture in any order (see `Picture`): every order writes the same bytes.
+    func testEveryStageOrderWritesTheSameSRGBOutput() throws {
         let input = try Self.folder(of: ["heic/IMG_1034.heic"])
         let downsample = #"{"stage": "downsample", "maxPixelSize": 640}"#, transcode = #"{"stage": "transcode", "to": "jpeg"}"#
         let strip = #"{"stage": "stripLocation"}"#
-        let orders = [[downsample, transcode, strip], [downsample, strip, transcode], [strip, downsample, transcode]]
+        let orders = [[downsample, transcode, strip], [downsample, strip, transcode], [strip, downsample, transcode],
+                      [transcode, downsample, strip], [transcode, strip, downsample], [strip, transcode, downsample]]
         var outputs: [Data] = []
         for order in orders {
             let output = Fixtures.temporaryFolder()
@@ -102,31 +102,33 @@ final class TranscodeStageTests: XCTestCase, RunsPipelines {
             XCTAssertEqual(try locationTags(path), [], "\(order)")
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
-        XCTAssertEqual(Set(outputs).count, 1, "the same bytes whatever the accepted order")
-        XCTAssertThrowsError(try pipeline(#"{"stage": "decode"}, \#(transcode), \#(downsample), {"stage": "write"}"#))
+        XCTAssertEqual(Set(outputs).count, 1, "the same bytes whatever the order")
     }
 
     func testPlansTheFormatAndQualityOfTheImagesItApplies() throws {
-        let heic = try Self.item("heic/pug.heic"), png = try Self.item("png/macos_screenshot_exif.png")
-        for item in [heic, png] { try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(item) }
+        let stages = #"{"stage": "decode"}, {"stage": "transcode", "from": "heic", "to": "webp", "quality": 55}, {"stage": "write"}"#
+        let heicPlan = try Self.planned("heic/pug.heic", stages).plan, pngPlan = try Self.planned("png/macos_screenshot_exif.png", stages).plan
+        XCTAssertEqual(heicPlan.outputs.map(\.format), [.webp])
+        XCTAssertEqual(heicPlan.outputs.map(\.quality), [55])
+        XCTAssertEqual(heicPlan.outputs.map(\.effort), [MediaFormat.webp.effort?.default])
+        XCTAssertEqual(heicPlan.outputs.first?.picture?.isReencoded, true)
+        XCTAssertEqual(heicPlan.outputs.first?.picture?.isConverted, true, "Display P3 to sRGB")
+        XCTAssertEqual(pngPlan.outputs.first?.isCopy(of: .png), true, "not in from: copied as it is")
         let stage = try Self.pixelStage(#"{"stage": "transcode", "from": "heic", "to": "webp", "quality": 55}"#)
-        var heicPlan = ItemPlan(format: .heic), pngPlan = ItemPlan(format: .png)
-        stage.plan(&heicPlan, for: heic)
-        stage.plan(&pngPlan, for: png)
-        XCTAssertEqual(heicPlan.outputs, [PlannedOutput(format: .webp, quality: 55, effort: MediaFormat.webp.effort?.default)])
-        XCTAssertEqual(pngPlan, ItemPlan(format: .png), "not in from: planned as it is")
         var fingerprint = ItemFingerprint(recipe: [])
         stage.fingerprint(&fingerprint, format: .png)
         stage.fingerprint(&fingerprint, format: .heic)
         XCTAssertEqual(fingerprint.recipe, ["transcode(heic->webp,q=55,effort=4)"])
     }
 
-    func testLeavesAnSRGBImageAsItIs() throws {
-        let jpeg = try Self.item("jpeg/apple_iphone_4.jpg")
-        try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(jpeg)
-        let decoded = try XCTUnwrap(jpeg.image)
-        try Self.pixelStage(#"{"stage": "transcode", "to": "jpeg"}"#).run(jpeg)
-        XCTAssertTrue(jpeg.image === decoded, "no profile, not CMYK: no conversion")
+    /// An image without a profile (or with sRGB's) is not converted; it is encoded again all the
+    /// same, at the quality asked.
+    func testLeavesAnSRGBImageUnconvertedButEncodesIt() throws {
+        let plan = try Self.planned("jpeg/apple_iphone_4.jpg", #"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg", "quality": 50}, {"stage": "write"}"#).plan
+        let picture = try XCTUnwrap(plan.outputs.first?.picture)
+        XCTAssertFalse(picture.isConverted, "no profile, not CMYK: no conversion")
+        XCTAssertTrue(picture.isReencoded)
+        XCTAssertEqual(plan.outputs.first?.isCopy(of: .jpeg), false)
     }
 
     /// The encoders `variants` uses, through `transcode`: AVIF and HEIC at their default qualities.

@@ -122,11 +122,8 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
     }
 
     func testPlansEveryOutputBeforeAnyPixelIsDecoded() throws {
-        let item = try Self.item("heic/IMG_1034.heic")
-        try DecodeStage(maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames).run(item)
-        var plan = ItemPlan(format: .heic)
-        let stages = try Self.stageList(Self.stages(sizes: [640, 5000], formats: ["avif", "jpeg"], path: "{stem}-{width}x{height}.{ext}"))
-        for stage in stages { stage.plan(&plan, for: item) }
+        let plan = try Self.planned("heic/IMG_1034.heic",
+                                    Self.stages(sizes: [640, 5000], formats: ["avif", "jpeg"], path: "{stem}-{width}x{height}.{ext}")).plan
         XCTAssertEqual(plan.paths, ["IMG_1034-640x480.avif", "IMG_1034-640x480.jpg", "IMG_1034-4032x3024.avif", "IMG_1034-4032x3024.jpg"])
         XCTAssertEqual(plan.outputs.map(\.quality), [62, 80, 62, 80], "each format's default quality")
         XCTAssertEqual(plan.outputs.map(\.effort), [2, nil, 2, nil], "AVIF's default effort; JPEG takes none")

@@ -225,27 +225,28 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
     }
 
     /// A pipeline that selects and writes without decoding collects the selected files: copied
-    /// byte for byte, through the temporary folder, with the usual collision rule.
+    /// byte for byte, through the temporary folder, each under its own name (`a.jpeg` stays
+    /// `a.jpeg`) unless its name lies about its format, with the usual collision rule.
     func testWithoutDecodeTheSelectedFilesAreCopiedByteForByte() throws {
         let input = try Self.folder(of: ["heic/IMG_1034.heic", "png/macos_screenshot_exif.png", "video/sample.3gp",
                                          "livephoto/train.jpg"])
         try FileManager.default.createDirectory(at: input.appendingPathComponent("dup"), withIntermediateDirectories: true)
-        for name in ["dup/a.jpg", "dup/a.jpeg"] {
+        for name in ["dup/a.jpg", "dup/a.jpeg", "dup/a.png"] {
             try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent(name).path)
         }
         let output = Fixtures.temporaryFolder()
-        let report = try Self.run(try pipeline(#"{"stage": "filter", "match": "images"}, {"stage": "write"}"#), input: input, output: output,
-                                  concurrency: 1)
+        let report = try Self.run(try pipeline(#"{"stage": "filter", "match": "images"}, {"stage": "write"}"#,
+                                               input: #"{"extensionMismatch": "process"}"#), input: input, output: output, concurrency: 1)
         XCTAssertEqual(report.items.filter { $0.status == .ok }.map(\.input),
-                       ["IMG_1034.heic", "dup/a.jpeg", "macos_screenshot_exif.png", "train.jpg"])
+                       ["IMG_1034.heic", "dup/a.jpeg", "dup/a.jpg", "macos_screenshot_exif.png", "train.jpg"])
         for item in report.items where item.status == .ok {
             let written = try Data(contentsOf: output.appendingPathComponent(try XCTUnwrap(item.output, item.input)))
             XCTAssertEqual(written, try Data(contentsOf: input.appendingPathComponent(item.input)), item.input)
             XCTAssertEqual(item.bytesOut, item.bytesIn, item.input)
             XCTAssertEqual(item.estimatedBytes, CostEstimator.copyBytes, "a copy decodes nothing")
         }
-        XCTAssertEqual(result(report, "dup/a.jpeg")?.output, "dup/a.jpg", "named by the format its bytes are")
-        XCTAssertEqual(result(report, "dup/a.jpg")?.error?.code, .outputCollision)
+        XCTAssertEqual(result(report, "dup/a.jpeg")?.output, "dup/a.jpeg", "its own name")
+        XCTAssertEqual(result(report, "dup/a.png")?.error?.code, .outputCollision, "a JPEG named .png is named by its bytes: a.jpg, taken")
         XCTAssertEqual(result(report, "sample.3gp")?.status, .skipped)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
     }

@@ -167,8 +167,8 @@ final class PipelineDecoderTests: XCTestCase {
              #"onError: expected what a failed item does to the run (one of continue, stop), found "abort""#),
             (stages(#"{"stage": "downsample", "maxPixelSize": 10}, {"stage": "decode"}, {"stage": "write"}"#),
              #"stages[0]: "downsample" needs a "decode" stage before it"#),
-            (stages(#"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "downsample", "maxPixelSize": 10}, {"stage": "write"}"#),
-             #"stages[2]: "downsample" must come before "transcode" (stages[1]): it decodes the file anew at the size needed, which would undo transcode's conversion to sRGB"#),
+            (stages(#"{"stage": "stripMetadata", "keep": ["icc"]}, {"stage": "decode"}, {"stage": "write"}"#),
+             #"stages[0]: "stripMetadata" needs a "decode" stage before it (a keep-list without icc or orientation converts or turns the pictures)"#),
             (stages(#"{"stage": "decode"}, {"stage": "write"}, {"stage": "stripLocation"}"#),
              #"stages[2]: "write" must be the last stage"#),
             (stages(#"{"stage": "decode"}, {"stage": "decode"}"#),
@@ -205,6 +205,21 @@ final class PipelineDecoderTests: XCTestCase {
         ]
         for (json, expected) in cases {
             XCTAssertEqual(failure(json), expected, json)
+        }
+    }
+
+    /// Pixel stages in any order between them, and metadata edits without a `decode` (applied
+    /// to the file as it is): refused only where an order means nothing.
+    func testEveryOrderWithAMeaningIsAccepted() throws {
+        let accepted = [
+            #"{"stage": "stripLocation"}, {"stage": "write"}"#,
+            #"{"stage": "stripMetadata", "keep": ["icc", "orientation"]}, {"stage": "filter", "match": "images"}, {"stage": "write"}"#,
+            #"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "downsample", "maxPixelSize": 10}, {"stage": "write"}"#,
+            #"{"stage": "decode"}, {"stage": "stripMetadata", "keep": []}, {"stage": "transcode", "to": "png"}, {"stage": "downsample", "maxPixelSize": 10}, {"stage": "write"}"#,
+            #"{"stage": "decode"}, {"stage": "stripMetadata", "keep": []}, {"stage": "variants", "sizes": [10], "formats": ["jpeg"]}, {"stage": "write"}"#,
+        ]
+        for list in accepted {
+            XCTAssertNoThrow(try Pipeline.decode(Data(stages(list).utf8), baseDirectory: URL(fileURLWithPath: "/")), list)
         }
     }
 

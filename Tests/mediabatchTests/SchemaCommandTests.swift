@@ -11,7 +11,7 @@ final class SchemaCommandTests: XCTestCase {
     /// stage's options ask of another's.
     static let acceptedOnlyByTheSchema: [String: String] = [
         "downsample-before-decode.json": "stage order",
-        "transcode-before-downsample.json": "stage order",
+        "keep-list-before-decode.json": "stage order",
         "pixel-stage-without-write.json": "a stage another needs (write after downsample)",
         "capture-date-february-30.json": "a day the month lacks",
         "memory-budget-under-a-byte.json": "a size that rounds to 0 bytes",

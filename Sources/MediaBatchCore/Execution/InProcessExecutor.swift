@@ -22,18 +22,19 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
         let context = ItemContext(job)
         var verdict = HeaderVerdict(kinds: MediaKind.allCases.filter(context.facts.kinds.contains),
                                     contentIdentifier: try? context.header.get().contentIdentifier)
-        if let error = run(.header, on: context) {
-            verdict.error = error
-        } else if let reason = context.skipReason {
-            verdict.skipReason = reason
-        } else {
-            context.plan = plan(context)
-            verdict.plan = context.plan
+        do {
+            try check(context)
+            verdict.plan = plan(context)
             if keepsContexts { store(context, for: job) }
+        } catch let skipped as ItemSkipped {
+            verdict.skipReason = skipped.reason
+        } catch {
+            verdict.error = error as? ItemError
         }
         return verdict
     }
 
+    /// Makes what `job.plan` says (the header phase's plan, as the run admitted it).
     func pixels(_ job: ItemJob) -> PixelOutcome {
         defer { Vips.endWorkItem() }
         let context: ItemContext
@@ -41,11 +42,22 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
             context = kept
         } else {
             context = ItemContext(job)
-            if let error = run(.header, on: context) { return PixelOutcome(error: error) }
-            context.plan = job.plan ?? plan(context)
+            do {
+                try check(context)
+            } catch {
+                return PixelOutcome(error: error as? ItemError)
+            }
         }
-        if let error = run(.pixels, on: context) { return PixelOutcome(error: error) }
-        return PixelOutcome(outputs: context.written, removedMetadata: context.removedMetadata, placeholder: context.placeholder)
+        let plan = job.plan ?? self.plan(context)
+        var outcome = PixelOutcome()
+        for stage in stages {
+            do {
+                try stage.run(context, plan, &outcome)
+            } catch {
+                return PixelOutcome(error: itemError(error, context, stage))
+            }
+        }
+        return outcome
     }
 
     func contentIdentifier(path: String, format: MediaFormat) -> String? {
@@ -59,11 +71,25 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
 
     func shutdown() {}
 
-    /// Every stage's part, in pipeline order, once the header stages have run.
+    /// Every stage's part, in pipeline order, once every stage has checked the item.
     private func plan(_ context: ItemContext) -> ItemPlan {
         var plan = ItemPlan(format: context.format)
         for stage in stages { stage.plan(&plan, for: context) }
         return plan
+    }
+
+    /// Every stage's check, in pipeline order: the first failure is the item's (`ItemError`), a
+    /// skip ends it (`ItemSkipped`).
+    private func check(_ context: ItemContext) throws {
+        for stage in stages {
+            do {
+                try stage.check(context)
+            } catch let skipped as ItemSkipped {
+                throw skipped
+            } catch {
+                throw itemError(error, context, stage)
+            }
+        }
     }
 
     private func store(_ context: ItemContext, for job: ItemJob) {
@@ -78,17 +104,8 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
         return contexts.removeValue(forKey: job.input.relativePath)
     }
 
-    private func run(_ phase: StagePhase, on context: ItemContext) -> ItemError? {
-        for stage in stages where stage.phase == phase {
-            guard context.skipReason == nil else { return nil }
-            do {
-                try stage.run(context)
-            } catch let failure as StageFailure {
-                return ItemError(code: failure.code, message: failure.message, item: context.input.relativePath, stage: stage.name)
-            } catch {
-                return ItemError(code: .decodeFailed, message: "\(error)", item: context.input.relativePath, stage: stage.name)
-            }
-        }
-        return nil
+    private func itemError(_ error: Error, _ context: ItemContext, _ stage: PipelineStage) -> ItemError {
+        let failure = error as? StageFailure ?? StageFailure(.decodeFailed, "\(error)")
+        return ItemError(code: failure.code, message: failure.message, item: context.input.relativePath, stage: stage.name)
     }
 }

@@ -25,6 +25,12 @@ struct ImageMetadata {
     var xmp: [UInt8]? { blocks.xmp }
     var iptc: [UInt8]? { blocks.iptc }
 
+    /// One copy's blocks, to edit as the item's own are edited.
+    init(blocks: MetadataBlocks) {
+        self.blocks = blocks
+        removed = []
+    }
+
     init(format: MediaFormat, path: String) {
         do {
             blocks = try format.row.container?.metadata?.readMetadata(path: path) ?? MetadataBlocks()
@@ -71,6 +77,16 @@ struct ImageMetadata {
         case .iptc:
             if blocks.iptc != nil || blocks.photoshop != nil { removed.append("IPTC") }
             (blocks.iptc, blocks.photoshop) = (nil, nil)
+        }
+    }
+
+    /// What `stripMetadata` stages planned, in order.
+    mutating func apply(_ edits: [Stage.StripMetadata]) {
+        for edit in edits {
+            switch edit {
+            case .remove(let groups): for group in MetadataGroup.allCases where groups.contains(group) { remove(group) }
+            case .keep(let kept): keepOnly(kept)
+            }
         }
     }
 

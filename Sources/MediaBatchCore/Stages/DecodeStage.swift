@@ -1,15 +1,14 @@
 import MediaFormats
 import PipelineModel
 
-/// Hands the header read before the stages (libvips has read only an image's header: pixels
-/// come when `write` saves; libavformat has probed a video's container and streams) to the
-/// stages after it, failing items whose header could not be read or is over `maxPixels` or
-/// `maxFrames`.
+/// Opens the item for the pixel stages: the header read before the stages (libvips has read only
+/// an image's header; libavformat has probed a video's container and streams) becomes the plan's
+/// picture, or fails the item when it could not be read or is over `maxPixels` or `maxFrames`.
+/// Nothing is decoded here: `write` decodes what the stages planned, once.
 struct DecodeStage: PipelineStage {
     let maxPixels: Int
     let maxFrames: Int
     var name: Stage.Name { .decode }
-    var phase: StagePhase { .header }
 
     /// The limits decide whether, not how: an output does not depend on them.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
@@ -17,30 +16,23 @@ struct DecodeStage: PipelineStage {
         fingerprint.recipe.append(Stage.decode.fingerprint)
     }
 
-    /// An image costs what decoding it whole costs, until a stage shrinks it; a video is copied.
-    func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let image = item.image else { return }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: nil)
-        let stored = PixelSize(width: image.width, height: image.height)
-        // Orientations 5–8 turn the image a quarter: libvips' thumbnail does so, and HEIF comes upright.
-        plan.upright = (5...8).contains(image.orientation) ? PixelSize(width: stored.height, height: stored.width) : stored
+    func check(_ item: ItemContext) throws {
+        guard case .image(let image, _, _) = try item.header.get().content else { return }
+        let pixels = image.width * image.height
+        guard pixels <= maxPixels else {
+            throw StageFailure(.tooManyPixels, "\(image.width)×\(image.height) is \(pixels) pixels, over limits.maxPixels (\(maxPixels))")
+        }
+        guard image.pageCount <= maxFrames else {
+            throw StageFailure(.tooManyFrames, "\(image.pageCount) frames, over limits.maxFrames (\(maxFrames))")
+        }
     }
 
-    func run(_ item: ItemContext) throws {
-        switch try item.header.get().content {
-        case .video(let probe, _):
-            item.video = probe
-        case .image(let image, let metadata, _):
-            let pixels = image.width * image.height
-            guard pixels <= maxPixels else {
-                throw StageFailure(.tooManyPixels,
-                    "\(image.width)×\(image.height) is \(pixels) pixels, over limits.maxPixels (\(maxPixels))")
-            }
-            guard image.pageCount <= maxFrames else {
-                throw StageFailure(.tooManyFrames, "\(image.pageCount) frames, over limits.maxFrames (\(maxFrames))")
-            }
-            item.image = image
-            item.metadata = metadata
-        }
+    /// An image's primary picture, as stored, costing what decoding it whole costs until a stage
+    /// shrinks it; a video is copied.
+    func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        guard let image = item.image?.image, let source = item.pictureSource else { return }
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: nil)
+        plan.upright = source.upright
+        for index in plan.outputs.indices { plan.outputs[index].picture = Picture(source: source) }
     }
 }

@@ -7,21 +7,20 @@ import PipelineModel
 struct FilterStage: PipelineStage {
     let filter: Stage.Filter
     var name: Stage.Name { .filter }
-    var phase: StagePhase { .header }
 
     /// The filter decides whether an item is written, not how: its selection, whatever the format.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         fingerprint.selection.append(Stage.filter(filter).fingerprint)
     }
 
-    func run(_ item: ItemContext) throws {
+    func check(_ item: ItemContext) throws {
         guard !filter.match.matches(item.facts) else { return }
         if filter.livePhotoVideo == .keepWithStill, let pair = item.input.livePhoto, pair.role == .video,
            stillFacts(pair, of: item).map(filter.match.matches) == true {
             return
         }
         let kinds = MediaKind.allCases.filter(item.facts.kinds.contains).map(\.rawValue)
-        item.skip("filtered out (\(item.format.rawValue): \(kinds.joined(separator: ", ")))")
+        throw ItemSkipped(reason: "filtered out (\(item.format.rawValue): \(kinds.joined(separator: ", ")))")
     }
 
     /// Nil when the still has vanished since it was paired.

@@ -3,31 +3,33 @@ import PipelineModel
 
 /// One step of a pipeline. Each stage is one type in one file and answers for its own part of an
 /// item, so that no code outside it repeats its decisions: what it adds to the item's
-/// fingerprint, what it plans (output format, path, cost) and what it does. Each part starts
-/// with a guard that returns when the stage does not apply to the item; `run` throws
-/// `StageFailure` when the item fails.
+/// fingerprint, whether the item runs (`check`, before admission), what it makes of the item
+/// (`plan`: its pictures, formats, metadata edits, paths and cost, from the header alone) and,
+/// for `write`, making it (`run`, once admitted). Each part starts with a guard that returns
+/// when the stage does not apply to the item.
 protocol PipelineStage: Sendable {
     var name: Stage.Name { get }
-    var phase: StagePhase { get }
     /// Adds what this stage contributes to the outputs (recipe) or the selection of an item of
     /// `format` (nil: not media). Known before any header is read: the state database redoes an
     /// item when its fingerprint changes.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?)
-    /// Adds this stage's part to the item's plan, once the header stages have run and before any
-    /// pixel is decoded.
+    /// Before admission: throws `StageFailure` when the item fails, `ItemSkipped` when it is not
+    /// for this pipeline.
+    func check(_ item: ItemContext) throws
+    /// Adds this stage's part to the item's plan, in pipeline order, once every stage has
+    /// checked the item and before any pixel is decoded: what the stage before it planned is what
+    /// it transforms.
     func plan(_ plan: inout ItemPlan, for item: ItemContext)
-    func run(_ item: ItemContext) throws
-}
-
-/// When a stage runs.
-enum StagePhase: Sendable {
-    /// Before admission (filter, decode): whether an item runs, and what it will cost.
-    case header
-    /// Once the scheduler has admitted the item.
-    case pixels
+    /// Once the scheduler has admitted the item: makes what `plan` planned (only `write` has
+    /// anything to make), adding to `outcome`; throws `StageFailure` when the item fails.
+    func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws
 }
 
 extension PipelineStage {
-    /// Stages that decide neither format, path nor cost plan nothing.
+    /// Most stages decide nothing about whether an item runs.
+    func check(_ item: ItemContext) throws {}
+    /// Stages that shape neither pictures, formats, paths nor cost plan nothing.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {}
+    /// Every stage but `write` is done once it has planned.
+    func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {}
 }

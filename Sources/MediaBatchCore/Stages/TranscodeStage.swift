@@ -1,13 +1,12 @@
 import MediaFormats
 import PipelineModel
-import VipsKit
 
-/// Changes the output format and converts colour to sRGB (see `SRGB`), so colours survive the
-/// new format.
+/// Changes the output format (of the images in `from`, or every image) and converts pictures to
+/// sRGB (see `SRGB`), so colours survive the new format; the picture is encoded again even where
+/// it is already sRGB in that format, at the quality asked.
 struct TranscodeStage: PipelineStage {
     let options: Stage.Transcode
     var name: Stage.Name { .transcode }
-    var phase: StagePhase { .pixels }
 
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         guard let format, options.applies(to: format) else { return }
@@ -15,16 +14,12 @@ struct TranscodeStage: PipelineStage {
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard item.image != nil, options.applies(to: item.format) else { return }
-        for index in plan.outputs.indices {
+        guard options.applies(to: item.format) else { return }
+        for index in plan.outputs.indices where plan.outputs[index].picture != nil {
             plan.outputs[index].format = options.to
             plan.outputs[index].quality = options.quality
             plan.outputs[index].effort = options.effort
+            plan.outputs[index].picture = plan.outputs[index].picture?.inSRGB().reencoded()
         }
-    }
-
-    func run(_ item: ItemContext) throws {
-        guard let image = item.image, options.applies(to: item.format) else { return }
-        item.image = try SRGB.converting(image)
     }
 }

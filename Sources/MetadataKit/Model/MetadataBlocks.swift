@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every EXIF, XMP, IPTC-IIM and Photoshop block of one image, whatever container it came from
 /// or goes to: the one model every writer uses.
 ///
@@ -48,6 +50,28 @@ public protocol MetadataContainer {
     /// - Throws: `MetadataFormatError` when `file` is not of this container or a block cannot
     ///   be placed; the output is then not published.
     static func writingMetadata(_ blocks: MetadataBlocks, into file: [UInt8]) throws -> MetadataWriting
+
+    /// The file at `path` as it is — its coded image, and every part no edit touches, byte for
+    /// byte — with `edit` applied to every copy of every block it holds; nil when that changes
+    /// nothing, so the file can be copied as it is. `edit` is given one copy's blocks at a time.
+    ///
+    /// - Throws: `MetadataFormatError` when the container cannot be walked or an edited block
+    ///   cannot be placed; the output is then not published.
+    static func rewritingMetadata(path: String, editing edit: (inout MetadataBlocks) -> Void) throws -> MetadataWriting?
+}
+
+extension MetadataContainer {
+    /// Every copy read into one model, edited once, and written back by `writingMetadata`: each
+    /// block once, everything else in the file kept. A block that could not be read is left out
+    /// even when the edit changes nothing else (what it hides cannot be checked).
+    public static func rewritingMetadata(path: String, editing edit: (inout MetadataBlocks) -> Void) throws -> MetadataWriting? {
+        let blocks = try readMetadata(path: path)
+        var edited = blocks
+        edit(&edited)
+        guard edited != blocks || !blocks.unreadable.isEmpty else { return nil }
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try writingMetadata(edited, into: file)
+    }
 }
 
 /// A written file, and the kinds of `blocks` its container has no place for (WebP and IPTC-IIM),

@@ -2,17 +2,22 @@ import MediaFormats
 import PipelineModel
 
 /// What an item will become, decided from its header before any pixel is decoded. Each stage
-/// adds its part in pipeline order (`decode` the cost of decoding, `downsample` a smaller one,
-/// `transcode` the format, `variants` every size and format, `write` the paths); the run claims
-/// the planned paths and reserves the estimate before admitting the item, and `write` writes
-/// exactly what was planned.
+/// adds its part in pipeline order (`decode` the picture and the cost of decoding it, `downsample`
+/// a smaller picture, `transcode` the format, `variants` every size and format, `stripMetadata`
+/// its edits, `write` the paths); the run claims the planned paths and reserves the estimate
+/// before admitting the item, and `write` makes exactly what was planned.
 struct ItemPlan: Codable, Equatable, Sendable {
-    /// Peak memory the item's pixel stages are expected to need.
+    /// Peak memory the item's pixel phase is expected to need.
     var estimatedBytes: Int
     /// What the item is written as: one output unless `variants` plans several.
     var outputs: [PlannedOutput]
     /// An image's size as it is shown (orientation applied), from its header.
     var upright: PixelSize?
+    /// What `stripMetadata` asked, in pipeline order: applied to every copy of every block of
+    /// every output (a movie's: its location).
+    var metadataEdits: [Stage.StripMetadata] = []
+    /// Set by `variants`: a preview of the item for the manifest, made from its smallest variant.
+    var placeholder: Stage.Placeholder?
 
     /// Before any stage has said otherwise: the item as it is, copied byte for byte.
     init(format: MediaFormat) {
@@ -22,18 +27,26 @@ struct ItemPlan: Codable, Equatable, Sendable {
 
     /// Where `write` will publish the outputs, relative to the output root.
     var paths: [String] { outputs.compactMap(\.path) }
+
+    /// Every output's picture through `transform` (outputs without one, movies', stay as they are).
+    mutating func mapPictures(_ transform: (Picture) -> Picture) {
+        for index in outputs.indices { outputs[index].picture = outputs[index].picture.map(transform) }
+    }
 }
 
 struct PlannedOutput: Codable, Equatable, Sendable {
     var format: MediaFormat
-    /// For the lossy encoders (JPEG, WebP, HEIF, AVIF).
+    /// For the lossy encoders (JPEG, WebP, HEIF, AVIF, JPEG XL).
     var quality: Int
-    /// For the encoders with an effort worth choosing (WebP, AVIF).
+    /// For the encoders with an effort worth choosing (WebP, AVIF, JPEG XL).
     var effort: Int?
     /// Relative to the output root; nil until `write` places it (without a `write`, no output).
     var path: String?
     /// Set by `variants`: the size as listed and the exact pixels the output will have.
     var variant: Variant?
+    /// Set by `decode` for an image: the picture as the stages shaped it. Nil for a movie, and
+    /// for an image no `decode` opened: it is copied, its metadata edited.
+    var picture: Picture?
     /// Set by the header phase when an earlier run wrote this very output from the same recipe
     /// and it is still as written: `write` leaves it alone.
     var reused = false
@@ -43,11 +56,19 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         let pixels: PixelSize
     }
 
+    /// Whether `write` copies the input's coded bytes (their metadata edited) rather than
+    /// encoding pixels: a movie, an image no stage decoded, or one whose picture no stage changed
+    /// in its own format.
+    func isCopy(of format: MediaFormat) -> Bool {
+        picture.map { $0.isUntouched && self.format == format } ?? true
+    }
+
     /// What shapes this output beyond what every output of the item shares, for the state
     /// database: an output is reused only when this and the shared recipe are unchanged.
     var spec: String {
         let variantPart = variant.map { " size \($0.size) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
-        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)"
+        let copyPart = picture?.isUntouched == false ? "" : " copy"
+        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)"
     }
 }
 

@@ -1,0 +1,54 @@
+import AVFormatKit
+import MediaFormats
+import PipelineModel
+import RunState
+import VipsKit
+
+/// One item as the stages see it: what the run knows of the input, and its headers, read once
+/// before any stage runs. Stages read it and never change it; what they decide goes into the
+/// item's `ItemPlan`, and `write` makes the plan's outputs from it.
+final class ItemContext {
+    let input: InputItem
+    /// Sniffed from the file's bytes.
+    let format: MediaFormat
+    let bytesIn: Int
+    /// SHA-256 of the input, for `{hash:N}`: the run's own (it records it), or, in a dry run,
+    /// read only when a path asks for it; empty if the file can no longer be read.
+    private(set) lazy var contentHash: String = knownHash ?? (try? ContentHash.ofFile(atPath: input.path)) ?? ""
+    private let knownHash: String?
+    /// Read before any stage runs (see `ItemHeader`); `decode` fails the item with its failure.
+    let header: Result<ItemHeader, StageFailure>
+    /// What the filter decides on, classified from the header.
+    let facts: MediaFacts
+
+    init(_ job: ItemJob) {
+        input = job.input
+        format = job.format
+        bytesIn = job.bytesIn
+        knownHash = job.contentHash
+        header = Result { try ItemHeader(path: job.input.path, format: job.format) }.mapError {
+            $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
+        }
+        facts = MediaClassifier.facts(of: job.input, format: job.format, header: try? header.get())
+    }
+
+    /// The image's header and metadata; nil for a movie or an unreadable header.
+    var image: (image: VImage, metadata: ImageMetadata)? {
+        guard case .image(let image, let metadata, _)? = try? header.get().content else { return nil }
+        return (image, metadata)
+    }
+
+    /// The file's primary picture as its header describes it; nil for a movie.
+    var pictureSource: Picture.Source? {
+        guard let image = image?.image else { return nil }
+        let profile = image.iccProfile
+        return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
+                              needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
+                              hasProfile: profile != nil)
+    }
+}
+
+/// What a header stage throws when the item is not for this pipeline: skipped, not failed.
+struct ItemSkipped: Error {
+    let reason: String
+}

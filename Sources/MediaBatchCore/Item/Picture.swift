@@ -1,0 +1,93 @@
+/// A picture as the stages have shaped it, planned from the file's header before any pixel is
+/// decoded: the file's primary image, turned upright, fitted and converted to sRGB as they asked.
+/// Stages map pictures to pictures in whatever order a pipeline lists them, and each operation is
+/// recorded only where it changes something (an upright image is not turned, an sRGB one not
+/// converted), so a picture no stage changed is known before decoding: `write` then copies the
+/// file's coded image instead of encoding it again. Otherwise `write` decodes the file once for
+/// all of an item's pictures and renders each the same way whatever the stages' order — shrink
+/// (on load where the format allows), turn upright, convert colour — as `vips_thumbnail` does.
+struct Picture: Codable, Hashable, Sendable {
+    /// The file's primary image, as its header describes it.
+    struct Source: Codable, Hashable, Sendable {
+        /// As stored, before its orientation is applied.
+        let stored: PixelSize
+        /// EXIF's 1...8 (HEIF is decoded upright already: 1).
+        let orientation: Int
+        /// Converting to sRGB changes the pixels: CMYK, or a profile other than sRGB.
+        let needsConversion: Bool
+        /// Any ICC profile at all, sRGB's included.
+        let hasProfile: Bool
+
+        /// As shown: orientations 5–8 turn the image a quarter.
+        var upright: PixelSize { (5...8).contains(orientation) ? PixelSize(width: stored.height, height: stored.width) : stored }
+    }
+
+    let source: Source
+    /// The pixels it will have: in the upright frame once turned, the stored one before.
+    private(set) var size: PixelSize
+    /// The orientation has been applied (never set for an image stored upright).
+    private(set) var isTurned = false
+    /// Smaller than the upright source.
+    private(set) var isResized = false
+    /// Converted to sRGB (never set where that changes nothing), or its profile dropped.
+    private(set) var isConverted = false
+    /// Encoded again even where no pixel changes: `transcode` asks for its format and quality.
+    private(set) var isReencoded = false
+
+    init(source: Source) {
+        self.source = source
+        size = source.stored
+    }
+
+    /// No stage changed it: the file's own coded image is what `write` keeps.
+    var isUntouched: Bool { !isTurned && !isResized && !isConverted && !isReencoded }
+
+    /// Whether its pixels are upright (turned, or stored so).
+    var isUpright: Bool { isTurned || source.orientation == 1 }
+
+    func turnedUpright() -> Picture {
+        guard !isUpright else { return self }
+        var turned = self
+        turned.isTurned = true
+        turned.size = isResized ? size : source.upright
+        return turned
+    }
+
+    /// Upright, and no larger than `maxPixelSize` on its longest side: never upscaled.
+    func fitting(maxPixelSize: Int) -> Picture {
+        var fitted = turnedUpright()
+        guard fitted.size.longestSide > maxPixelSize else { return fitted }
+        fitted.size = fitted.size.fitting(longestSide: maxPixelSize)
+        fitted.isResized = true
+        return fitted
+    }
+
+    /// Upright, `size` exactly (the caller keeps the aspect ratio: `PixelSize.fitting`).
+    func resized(to size: PixelSize) -> Picture {
+        var resized = turnedUpright()
+        resized.size = size
+        resized.isResized = size != source.upright
+        return resized
+    }
+
+    /// In sRGB: converted where its colour is other.
+    func inSRGB() -> Picture {
+        var converted = self
+        converted.isConverted = isConverted || source.needsConversion
+        return converted
+    }
+
+    /// In sRGB without any profile (a keep-list without `icc`): a file with a profile, even
+    /// sRGB's, is encoded again without it.
+    func withoutProfile() -> Picture {
+        var converted = inSRGB()
+        converted.isConverted = converted.isConverted || source.hasProfile
+        return converted
+    }
+
+    func reencoded() -> Picture {
+        var encoded = self
+        encoded.isReencoded = true
+        return encoded
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import PipelineModel
+import VipsKit
+
+/// The files `write` publishes for one item, as its plan says: an output whose picture no stage
+/// changed (or a movie, or an image no stage decoded) is the input's own bytes with the metadata
+/// edited (`OriginalCopy`); every other output is its picture, rendered from one decode of the
+/// input for all of them (`PictureRenderer`), encoded by its format (`PictureEncoder`) with the
+/// item's metadata as the stages edited it.
+final class ItemOutputs {
+    private let item: ItemContext
+    private let plan: ItemPlan
+    private let renderer: PictureRenderer
+    /// The item's metadata, every copy merged, with the planned edits applied: for encoded outputs.
+    private lazy var metadata: ImageMetadata? = item.image.map { image in
+        var metadata = image.metadata
+        metadata.apply(plan.metadataEdits)
+        return metadata
+    }
+    /// What the outputs do not carry, each named once, in the order first met.
+    private(set) var removedMetadata: [String] = []
+
+    /// `made`: the outputs to make now (not those an earlier run's files stand for).
+    init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput]) {
+        self.item = item
+        self.plan = plan
+        let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
+        renderer = PictureRenderer(path: item.input.path, pictures: encoded)
+    }
+
+    /// Writes `output`'s file to `path`.
+    func write(_ output: PlannedOutput, to path: String) throws {
+        guard !output.isCopy(of: item.format), let picture = output.picture else {
+            note(try OriginalCopy.write(item, editing: plan.metadataEdits, to: path))
+            return
+        }
+        let image = try renderer.image(for: picture)
+        let encoded = try PictureEncoder.encode(image, metadata, as: output)
+        note((metadata?.removed ?? []) + encoded.notCarried)
+        try Data(encoded.bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The ThumbHash of the smallest picture rendered, when the plan asks for a placeholder.
+    func placeholder() throws -> String? {
+        guard plan.placeholder == .thumbhash, let smallest = try renderer.smallest() else { return nil }
+        do {
+            return try ThumbHash.base64(of: smallest)
+        } catch let error as VipsError {
+            throw StageFailure(.decodeFailed, error.message)
+        }
+    }
+
+    private func note(_ removed: [String]) {
+        for name in removed where !removedMetadata.contains(name) { removedMetadata.append(name) }
+    }
+}
