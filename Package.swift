@@ -36,7 +36,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
-        .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib"]),
+        // swift-crypto for the MD5 digests metadata carries of itself (Photoshop's of IPTC-IIM).
+        .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
             "MediaBatchCore", "MediaFormats", "PipelineModel", "RunState",

@@ -61,6 +61,8 @@ struct ImageMetadata {
         switch group {
         case .location:
             removeExif(ExifTag.gpsPointer, from: .ifd0, as: "EXIF GPS")
+            for (tag, name) in ExifTag.geoTIFF.sorted(by: { $0.key < $1.key }) { removeExif(tag, from: .ifd0, as: "GeoTIFF \(name)") }
+            removeLocationFromEmbeddedIPTC()
             edit(\.xmp, "XMP", XMPPacket.removingLocation) { "XMP \($0)" }
             edit(\.iptc, "IPTC", IPTCBlock.removingLocation) { $0 }
         case .serialNumbers:
@@ -117,6 +119,19 @@ struct ImageMetadata {
         case .livePhoto: .livePhoto
         case .xmp: .xmp
         case .iptc: .iptc
+        }
+    }
+
+    /// IPTC-IIM kept in EXIF's IFD0 (`IPTC-NAA`, copied there by news agencies' tools) loses
+    /// its location where it lies, zero-padded to its length (IIM readers stop at the padding).
+    private mutating func removeLocationFromEmbeddedIPTC() {
+        guard let iim = blocks.exif?.bytes(ExifTag.iptc, in: .ifd0).map(Array.init) else { return }
+        do {
+            guard let edited = try IPTCBlock.removingLocation(from: iim) else { return }
+            blocks.exif?.overwrite(ExifTag.iptc, in: .ifd0, with: edited.bytes + [UInt8](repeating: 0, count: iim.count - edited.bytes.count))
+            removed += edited.removed.map { "EXIF IPTC-NAA \($0)" }
+        } catch {
+            removeExif(ExifTag.iptc, from: .ifd0, as: "EXIF IPTC-NAA (unreadable)")
         }
     }
 

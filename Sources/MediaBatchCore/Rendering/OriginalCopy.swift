@@ -18,12 +18,12 @@ enum OriginalCopy {
         var removed: [String] = []
         let written: MetadataWriting?
         do {
-            written = try container.rewritingMetadata(path: item.input.path) { blocks in
+            written = try container.rewritingMetadata(path: item.input.path, editing: BlockEdit(removesLocation: removesLocation(edits)) { blocks in
                 var copy = ImageMetadata(blocks: blocks)
                 copy.apply(edits)
                 blocks = copy.blocks
                 removed += copy.removed
-            }
+            })
         } catch let error as MetadataFormatError {
             throw StageFailure(.unsupportedMetadata, "cannot edit the metadata of this \(item.format.rawValue) in place: \(error.message)")
         }
@@ -32,15 +32,18 @@ enum OriginalCopy {
             return []
         }
         try Data(written.bytes).write(to: URL(fileURLWithPath: path))
-        return (item.image?.metadata.removed ?? []) + removed
+        return written.dropped + removed
     }
 
-    /// A movie loses its location under any `stripMetadata` that removes it (a keep-list always
-    /// does). The edit is in place; libavformat then reads the result back: the same streams and
+    /// Whether location goes: under any `stripMetadata` that removes it (a keep-list always does).
+    private static func removesLocation(_ edits: [Stage.StripMetadata]) -> Bool {
+        edits.contains { if case .remove(let groups) = $0 { groups.contains(.location) } else { true } }
+    }
+
+    /// A movie loses its location under any `stripMetadata` that removes it. The edit is in place; libavformat then reads the result back: the same streams and
     /// duration, or the output is not published.
     private static func writeMovie(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> [String] {
-        let strips = edits.contains { if case .remove(let groups) = $0 { groups.contains(.location) } else { true } }
-        guard strips, case .video(let video, _)? = try? item.header.get().content else {
+        guard removesLocation(edits), case .video(let video, _)? = try? item.header.get().content else {
             try FileManager.default.copyItem(atPath: item.input.path, toPath: path)
             return []
         }

@@ -287,6 +287,13 @@ public struct ExifData: Sendable, Equatable {
         }
     }
 
+    /// Overwrites a value with `bytes` of exactly its length, where it lies: nothing moves.
+    /// Absent tags stay absent.
+    public mutating func overwrite(_ tag: UInt16, in directory: Directory, with bytes: [UInt8]) {
+        guard let entry = entry(tag, in: directory), entry.valueLength == bytes.count else { return }
+        tiff.replaceSubrange(entry.valueOffset..<entry.valueOffset + bytes.count, with: bytes)
+    }
+
     /// Overwrites an existing SHORT or LONG value (Orientation, pixel dimensions); absent tags
     /// stay absent.
     public mutating func setInteger(_ tag: UInt16, in directory: Directory, to value: Int) {

@@ -7,6 +7,16 @@ public enum ExifTag {
     public static let software: UInt16 = 0x0131
     public static let copyright: UInt16 = 0x8298
     public static let gpsPointer: UInt16 = 0x8825
+    /// IPTC-IIM in IFD0 (`IPTC-NAA`): TIFF's place for it, which some JPEG writers copy into EXIF.
+    public static let iptc: UInt16 = 0x83BB
+    /// GeoTIFF's georeferencing (exiftool names them PixelScale, ModelTiePoint, ModelTransform,
+    /// GeoTiffDirectory, GeoTiffDoubleParams and GeoTiffAsciiParams): where on Earth each pixel
+    /// is. Only the tie point and the transform are in exiftool's Location group, and
+    /// `exiftool -location:all=` leaves the keys that decode to a place.
+    public static let geoTIFF: [UInt16: String] = [
+        0x830E: "PixelScale", 0x8482: "ModelTiePoint", 0x85D8: "ModelTransform",
+        0x87AF: "GeoTiffDirectory", 0x87B0: "GeoTiffDoubleParams", 0x87B1: "GeoTiffAsciiParams",
+    ]
     public static let cameraSerialNumber: UInt16 = 0xC62F
     public static let imageDescription: UInt16 = 0x010E
     public static let xResolution: UInt16 = 0x011A

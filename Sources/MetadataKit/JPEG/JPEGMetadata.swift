@@ -89,7 +89,7 @@ public enum JPEGMetadata: MetadataContainer {
         return MetadataWriting(bytes: output, notCarried: notCarried)
     }
 
-    private static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
+    static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
 
     /// The segments this container owns: whatever the encoder wrote there goes.
     private static func isMetadata(_ segment: JPEGSegments.Segment, in jpeg: [UInt8]) -> Bool {

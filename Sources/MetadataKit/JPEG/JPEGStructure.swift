@@ -106,28 +106,9 @@ public struct JPEGStructure: Equatable, Sendable {
         return (0..<count).compactMap { directory.uint16(at: 12 + $0 * 12 + 2, bigEndian: false) }
     }
 
-    /// The MP Index IFD: "MPF\0", a TIFF header, then an IFD whose tag 0xB002 points at
-    /// 16-byte entries (attributes with the type in the low 24 bits, size, offset, dependents).
+    /// The images an MPF index lists (see `MPFIndex`).
     static func pictures(inMPF payload: [UInt8]) -> [Picture] {
-        let tiff = Array(payload.dropFirst(mpfSignature.count))
-        guard tiff.count >= 8 else { return [] }
-        let bigEndian = tiff[0] == 0x4D
-        guard let ifd = tiff.uint32(at: 4, bigEndian: bigEndian).map(Int.init),
-              let count = tiff.uint16(at: ifd, bigEndian: bigEndian) else { return [] }
-        for index in 0..<Int(count) {
-            let entry = ifd + 2 + index * 12
-            guard tiff.uint16(at: entry, bigEndian: bigEndian) == 0xB002,
-                  let length = tiff.uint32(at: entry + 4, bigEndian: bigEndian).map(Int.init),
-                  let start = tiff.uint32(at: entry + 8, bigEndian: bigEndian).map(Int.init),
-                  length % 16 == 0, start >= 0, start + length <= tiff.count else { continue }
-            return stride(from: start, to: start + length, by: 16).compactMap { at in
-                guard let attributes = tiff.uint32(at: at, bigEndian: bigEndian),
-                      let size = tiff.uint32(at: at + 4, bigEndian: bigEndian) else { return nil }
-                let offset = tiff.uint32(at: at + 8, bigEndian: bigEndian).map(Int.init) ?? 0
-                return Picture(type: attributes & 0xFF_FFFF, size: Int(size), offset: offset)
-            }
-        }
-        return []
+        MPFIndex(payload: payload)?.entries.map { Picture(type: $0.type, size: $0.size, offset: $0.offset) } ?? []
     }
 
     private static func read(_ handle: FileHandle, at offset: Int, count: Int) throws -> [UInt8] {

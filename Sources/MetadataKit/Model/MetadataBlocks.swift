@@ -57,17 +57,36 @@ public protocol MetadataContainer {
     ///
     /// - Throws: `MetadataFormatError` when the container cannot be walked or an edited block
     ///   cannot be placed; the output is then not published.
-    static func rewritingMetadata(path: String, editing edit: (inout MetadataBlocks) -> Void) throws -> MetadataWriting?
+    static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting?
+}
+
+/// What a rewrite in place does to every copy of every block, and to what lies outside them.
+public struct BlockEdit {
+    /// Whether location goes from records outside the blocks too (Samsung's network country in
+    /// its trailer), as it goes from the blocks.
+    public let removesLocation: Bool
+    /// The edit of one copy's blocks.
+    public let apply: (inout MetadataBlocks) -> Void
+
+    public init(removesLocation: Bool, apply: @escaping (inout MetadataBlocks) -> Void) {
+        self.removesLocation = removesLocation
+        self.apply = apply
+    }
 }
 
 extension MetadataContainer {
+    public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
+        try rewritingWholeBlocks(path: path, editing: edit)
+    }
+
     /// Every copy read into one model, edited once, and written back by `writingMetadata`: each
     /// block once, everything else in the file kept. A block that could not be read is left out
-    /// even when the edit changes nothing else (what it hides cannot be checked).
-    public static func rewritingMetadata(path: String, editing edit: (inout MetadataBlocks) -> Void) throws -> MetadataWriting? {
+    /// even when the edit changes nothing else (what it hides cannot be checked). What a
+    /// container does where it cannot edit a copy in place.
+    static func rewritingWholeBlocks(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
         let blocks = try readMetadata(path: path)
         var edited = blocks
-        edit(&edited)
+        edit.apply(&edited)
         guard edited != blocks || !blocks.unreadable.isEmpty else { return nil }
         let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         return try writingMetadata(edited, into: file)
@@ -79,9 +98,13 @@ extension MetadataContainer {
 public struct MetadataWriting: Equatable, Sendable {
     public let bytes: [UInt8]
     public let notCarried: [String]
+    /// What a rewrite of a file in place removed besides the edit, for the report: copies that
+    /// could not be read, and parts an edit invalidates (a C2PA manifest signed over the file).
+    public let dropped: [String]
 
-    public init(bytes: [UInt8], notCarried: [String] = []) {
+    public init(bytes: [UInt8], notCarried: [String] = [], dropped: [String] = []) {
         self.bytes = bytes
         self.notCarried = notCarried
+        self.dropped = dropped
     }
 }

@@ -53,4 +53,20 @@ struct PNGText {
     static func zTXtData(keyword: String, text: [UInt8]) -> [UInt8] {
         Array(keyword.utf8) + [0, 0] + Zlib.compress(text)
     }
+
+    /// The data of a new chunk of `type` holding `text` under `keyword`, written as `original`
+    /// (a chunk of that type) was: compressed where it was, an `iTXt`'s language and translated
+    /// keyword kept.
+    static func data(keyword: String, text: [UInt8], like original: [UInt8], type: String) -> [UInt8] {
+        let rest = keyword.utf8.count + 1
+        switch type {
+        case "zTXt": return zTXtData(keyword: keyword, text: text)
+        case "iTXt":
+            guard original.count >= rest + 2, let language = original[(rest + 2)...].firstIndex(of: 0),
+                  let translated = original[(language + 1)...].firstIndex(of: 0) else { return iTXtData(keyword: keyword, text: text) }
+            let compressed = original[rest] == 1
+            return Array(original[...translated]) + (compressed ? Zlib.compress(text) : text)
+        default: return Array(keyword.utf8) + [0] + text
+        }
+    }
 }

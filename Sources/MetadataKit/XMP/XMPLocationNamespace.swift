@@ -4,6 +4,8 @@ struct XMPLocationNamespace: Sendable {
     enum LocalNameRule: Sendable {
         case named(Set<String>)
         case prefixed(String)
+        /// Every property in the namespace.
+        case every
     }
 
     let uri: String
@@ -15,6 +17,7 @@ struct XMPLocationNamespace: Sendable {
         switch rule {
         case .named(let names): names.contains(localName)
         case .prefixed(let start): localName.hasPrefix(start)
+        case .every: true
         }
     }
 }

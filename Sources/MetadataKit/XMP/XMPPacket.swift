@@ -20,13 +20,10 @@ public enum XMPPacket {
               rule: .named(["Location", "CountryCode"])),
         .init(uri: "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", prefix: "Iptc4xmpExt",
               rule: .named(["LocationCreated", "LocationShown", "RatingRegion"])),
-        // DJI flight telemetry: positions, and the aircraft's and gimbal's attitude and speed.
-        .init(uri: "http://www.dji.com/drone-dji/1.0/", prefix: "drone-dji", rule: .named([
-            "GpsLatitude", "GpsLongitude", "GpsLongtitude", "Latitude", "Longitude", "AbsoluteAltitude", "RelativeAltitude",
-            "FlightPitchDegree", "FlightRollDegree", "FlightYawDegree", "FlightXSpeed", "FlightYSpeed", "FlightZSpeed",
-            "GimbalPitchDegree", "GimbalRollDegree", "GimbalYawDegree", "GimbalReverse", "CamReverse",
-            "RtkFlag", "RtkStdHgt", "RtkStdLat", "RtkStdLon",
-        ])),
+        // DJI flight telemetry, whole: positions, attitude, speeds, RTK, and the properties exiftool
+        // does not define (DroneID, CaptureUUID, GpsStatus…), which it also puts in Location and
+        // which `exiftool -location:all=` cannot reach.
+        .init(uri: "http://www.dji.com/drone-dji/1.0/", prefix: "drone-dji", rule: .every),
         // Google's Dynamic Depth: where the device was on Earth, and camera and plane poses.
         .init(uri: "http://ns.google.com/photos/dd/1.0/earthpose/", prefix: "EarthPose",
               rule: .named(["Latitude", "Longitude", "Altitude", "RotationX", "RotationY", "RotationZ", "RotationW"])),
@@ -56,7 +53,23 @@ public enum XMPPacket {
     /// - Throws: `MetadataFormatError` when the packet is not well-formed XML. The caller then
     ///   drops the whole packet: location it cannot see, it cannot remove.
     public static func removingLocation(from packet: [UInt8]) throws -> MetadataRemoval? {
-        try removing(from: packet) { locationName($0.namespace, $0.localName) }
+        guard mayPlacePhoto(packet) else { return nil }
+        return try removing(from: packet) { locationName($0.namespace, $0.localName) }
+    }
+
+    /// Whether `packet` may hold a location property: it names one of the location namespaces,
+    /// by URI or by its usual prefix (lenient readers take an undeclared `exif:` for EXIF's; for
+    /// EXIF's namespaces a `GPS` name must be there too), or it is written in a way a search of
+    /// its bytes cannot see through (UTF-16, entity references, a DTD). When it does not, no
+    /// reader can find location in it, and it need not be parsed to know.
+    public static func mayPlacePhoto(_ packet: [UInt8]) -> Bool {
+        if packet.contains(0) || packet.contains(UInt8(ascii: "&")) || packet.firstOffset(of: Array("<!".utf8)) != nil { return true }
+        return locationNamespaces.contains { namespace in
+            guard packet.firstOffset(of: Array(namespace.uri.utf8)) != nil || packet.firstOffset(of: Array("\(namespace.prefix):".utf8)) != nil
+            else { return false }
+            guard case .prefixed(let start) = namespace.rule else { return true }
+            return packet.firstOffset(of: Array(start.utf8)) != nil
+        }
     }
 
     /// The packet with only the top-level properties in `kept` (namespace URI and local name),
@@ -235,7 +248,8 @@ public enum XMPPacket {
     /// it whole (a movie's XMP box). A packet that cannot be parsed counts as carrying location:
     /// what it hides cannot be checked.
     public static func carriesLocation(_ packet: some Collection<UInt8>) -> Bool {
-        (try? placesPhoto(properties(in: Array(packet)))) ?? true
+        let bytes = Array(packet)
+        return mayPlacePhoto(bytes) && (try? placesPhoto(properties(in: bytes))) ?? true
     }
 
     private static let syntaxNamespaces: Set<String> = [
