@@ -19,8 +19,12 @@ struct StripMetadataStage: PipelineStage {
         fingerprint.recipe.append(Stage.stripMetadata(options).fingerprint)
     }
 
+    /// A still copied with its metadata edited is held in memory twice, as read and as rewritten.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         plan.metadataEdits.append(options)
+        if !item.format.isVideo, plan.outputs.contains(where: { $0.isCopy(of: item.format) }) {
+            plan.estimatedBytes = max(plan.estimatedBytes, CostEstimator.copyBytes + 2 * item.bytesIn)
+        }
         guard case .keep(let kept) = options else { return }
         if !kept.contains(.icc) { plan.mapPictures { $0.withoutProfile() } }
         if !kept.contains(.orientation) { plan.mapPictures { $0.turnedUpright() } }

@@ -3,8 +3,8 @@ import Foundation
 extension HEIFMetadata {
     /// The HEIF with its images and every box no edit touches byte for byte: each Exif, XMP and
     /// iptc item edited where its data lies and written back in its own bytes (padded: see
-    /// `InPlace`), so no `iloc` offset moves; Samsung's `sefd` box without its location record,
-    /// in place. An edit that removes an item whole, or a file whose items cannot be edited in
+    /// `InPlace`), so no `iloc` offset moves; Samsung's `sefd` box without its location record
+    /// and its motion photo's video (`mpvd`) without its own, in place. An edit that removes an item whole, or a file whose items cannot be edited in
     /// place, is rewritten the way an encoder's file is (`writingMetadata`), everything else kept.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
         var file: [UInt8]
@@ -35,6 +35,11 @@ extension HEIFMetadata {
             if edited != data { InPlace.scatter(edited, over: ranges, in: &file) }
         }
         if editor.edit.removesLocation { removeSamsungLocation(in: &file, top, &editor) }
+        for box in top where box.type == "mpvd" {
+            if case .replaced(let movie) = try editor.movie(Array(file[box.payloadStart..<box.end]), place: "the motion photo's video") {
+                file.replaceSubrange(box.payloadStart..<box.end, with: movie)
+            }
+        }
         return true
     }
 

@@ -25,6 +25,8 @@ struct JPEGHead {
 
     private(set) var pieces: [Piece] = []
     private(set) var mpf: MPF?
+    /// The XMP packet as the file had it (a motion photo's says where its video is).
+    private(set) var xmp: [UInt8]?
 
     var bytes: [UInt8] { pieces.flatMap(\.bytes) }
 
@@ -38,7 +40,9 @@ struct JPEGHead {
             let outcome: CopyEditor.Outcome
             switch kind {
             case .exif: outcome = editor.exif(Array(payload.dropFirst(JPEGMetadata.exifSignature.count)), place: "APP1")
-            case .xmp: outcome = editor.xmp(Array(payload.dropFirst(JPEGMetadata.xmpSignature.count)), place: "APP1")
+            case .xmp:
+                xmp = xmp ?? Array(payload.dropFirst(JPEGMetadata.xmpSignature.count))
+                outcome = editor.xmp(Array(payload.dropFirst(JPEGMetadata.xmpSignature.count)), place: "APP1")
             case .photoshop: outcome = segment == photoshop.first ? photoshopOutcome : photoshopOutcome == .unchanged ? .unchanged : .removed
             case .mpf:
                 mpf = MPFIndex(payload: payload).map { MPF(index: $0, tiffHeader: segment.payload.lowerBound + MPFIndex.signature.count) }

@@ -44,7 +44,10 @@ struct JPEGRewrite {
                 try tail.edit(image: index, at: mpf.tiffHeader + entry.offset, size: entry.size, &editor)
             }
         }
-        if editor.edit.removesLocation && !nested { tail.removeSamsungLocation(&editor) }
+        if editor.edit.removesLocation && !nested {
+            tail.removeSamsungLocation(&editor)
+            try tail.editMovie(googleLengths: head.xmp.map(GoogleMotionPhoto.videoLengths) ?? [], &editor)
+        }
         if editor.changes > 0 { head.dropSignatures(&editor) }
         var output = Array(jpeg[..<2]) + head.bytes
         let shift = output.count - imageData

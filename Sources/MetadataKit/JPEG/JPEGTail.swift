@@ -1,6 +1,7 @@
 /// What follows a JPEG's marker segments — its image data, then whatever was appended (MPF
 /// images, Samsung's trailer, a motion photo's video) — with edited parts spliced in: each MPF
-/// image rewritten as a JPEG of its own, Samsung's location record zeroed in place. Where each
+/// image rewritten as a JPEG of its own, Samsung's location record zeroed in place, the motion
+/// photo's video without its location, in place. Where each
 /// MPF image lands once spliced is what the index's offsets are set to.
 struct JPEGTail {
     let jpeg: [UInt8]
@@ -37,6 +38,17 @@ struct JPEGTail {
         guard !replacements.contains(where: { $0.range.overlaps(range) }) else { return }
         replace(range, with: Array(edited.bytes[(first - start)...(last - start)]))
         for name in edited.removed { editor.drop("\(name) (Samsung trailer)") }
+    }
+
+    /// Removes location from the motion photo's video appended to the file: in Samsung's trailer,
+    /// or where Google's XMP (`googleLengths`, from the end) says it is.
+    mutating func editMovie(googleLengths: [Int], _ editor: inout CopyEditor) throws {
+        let tail = Array(jpeg[start...])
+        let found = SamsungTrailer.movie(in: tail).map { $0.lowerBound + start..<$0.upperBound + start }
+            ?? GoogleMotionPhoto.video(in: jpeg, lengths: googleLengths)
+        guard let range = found, range.lowerBound >= start, !replacements.contains(where: { $0.range.overlaps(range) }),
+              case .replaced(let movie) = try editor.movie(Array(jpeg[range]), place: "the motion photo's video") else { return }
+        replace(range, with: movie)
     }
 
     private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {

@@ -41,6 +41,23 @@ struct CopyEditor {
         return outcome(copies.blocks) { $0.iptc }
     }
 
+    /// A movie inside the file (a motion photo's video): without its location, in place, when
+    /// the edit removes location.
+    ///
+    /// - Throws: `MetadataFormatError` when it holds location that cannot be removed in place
+    ///   (the item then fails, as a movie file of the same kind would).
+    mutating func movie(_ bytes: [UInt8], place: String) throws -> Outcome {
+        guard edit.removesLocation else { return .unchanged }
+        do {
+            guard let edited = try MovieLocationEditor.removingLocation(fromEmbedded: bytes, named: place) else { return .unchanged }
+            dropped += edited.removed.map { "\($0) (\(place))" }
+            changes += 1
+            return .replaced(edited.bytes)
+        } catch let error as MovieFileError {
+            throw MetadataFormatError(message: "cannot remove location from \(place): \(error.message)")
+        }
+    }
+
     /// The blocks of one copy through the edit: nothing read means the copy goes.
     private mutating func outcome(_ read: MetadataBlocks, _ bytes: (MetadataBlocks) -> [UInt8]?) -> Outcome {
         guard read.unreadable.isEmpty else {

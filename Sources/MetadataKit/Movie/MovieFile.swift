@@ -22,40 +22,56 @@ struct MovieFile {
             throw MovieFileError("cannot open \(path)")
         }
         defer { try? handle.close() }
+        try self.init(named: path, size: Int(try handle.seekToEnd()), reading: handle.readBytes)
+    }
+
+    /// A movie held in memory (a motion photo's video inside a still).
+    init(bytes: [UInt8], named name: String) throws {
+        try self.init(named: name, size: bytes.count) { offset, count in
+            guard offset >= 0, count >= 0, offset + count <= bytes.count else {
+                throw MovieFileError("\(name) ends inside the \(count) bytes expected at offset \(offset)")
+            }
+            return Array(bytes[offset..<offset + count])
+        }
+    }
+
+    /// The movie `name` of `size` bytes, read through `read` (offset, count).
+    private init(named name: String, size: Int, reading read: (Int, Int) throws -> [UInt8]) throws {
         var moovBox: ISOBox?
         var refusal: MovieFileError?
-        for box in try ISOBox.topLevelBoxes(of: handle) {
+        var offset = 0
+        while size - offset >= 8 {
+            let box = try ISOBox.parse(header: try read(offset, min(16, size - offset)), at: offset, limit: size)
+            offset = box.end
             switch box.type {
             case "moov":
-                guard moovBox == nil else { throw MovieFileError("\(path) has more than one 'moov' box") }
+                guard moovBox == nil else { throw MovieFileError("\(name) has more than one 'moov' box") }
                 moovBox = box
             case "moof":
-                refusal = refusal ?? MovieFileError("\(path) is a fragmented movie ('moof' at offset \(box.start)); its fragments cannot be edited in place")
+                refusal = refusal ?? MovieFileError("\(name) is a fragmented movie ('moof' at offset \(box.start)); its fragments cannot be edited in place")
             case "meta", "udta":
-                refusal = refusal ?? MovieFileError("\(path) has a top-level '\(box.type)' box; metadata outside 'moov' is not edited")
-            case "uuid" where try Self.isXMPCarryingLocation(box, handle):
-                refusal = refusal ?? MovieFileError("\(path) has location in a top-level XMP 'uuid' box, which is not edited")
+                refusal = refusal ?? MovieFileError("\(name) has a top-level '\(box.type)' box; metadata outside 'moov' is not edited")
+            case "uuid" where try Self.isXMPCarryingLocation(box, read):
+                refusal = refusal ?? MovieFileError("\(name) has location in a top-level XMP 'uuid' box, which is not edited")
             default:
                 break
             }
         }
-        guard let moovBox else { throw MovieFileError("\(path) has no 'moov' box") }
+        guard let moovBox else { throw MovieFileError("\(name) has no 'moov' box") }
         guard moovBox.size <= Self.largestMoov else {
-            throw MovieFileError("\(path): 'moov' claims \(moovBox.size) bytes, more than the \(Self.largestMoov) accepted")
+            throw MovieFileError("\(name): 'moov' claims \(moovBox.size) bytes, more than the \(Self.largestMoov) accepted")
         }
         self.moovBox = moovBox
         editingRefusal = refusal
-        moov = try handle.readBytes(at: moovBox.start, count: moovBox.size)
+        moov = try read(moovBox.start, moovBox.size)
     }
 
-    private static func isXMPCarryingLocation(_ box: ISOBox, _ handle: FileHandle) throws -> Bool {
+    private static func isXMPCarryingLocation(_ box: ISOBox, _ read: (Int, Int) throws -> [UInt8]) throws -> Bool {
         let payloadSize = box.size - box.headerSize
-        guard payloadSize >= xmpUUID.count,
-              try handle.readBytes(at: box.payloadStart, count: xmpUUID.count) == xmpUUID else { return false }
+        guard payloadSize >= xmpUUID.count, try read(box.payloadStart, xmpUUID.count) == xmpUUID else { return false }
         guard payloadSize <= largestMoov else {
             throw MovieFileError("top-level XMP 'uuid' box at offset \(box.start) is too large to inspect")
         }
-        let packet = try handle.readBytes(at: box.payloadStart + xmpUUID.count, count: payloadSize - xmpUUID.count)
-        return XMPPacket.carriesLocation(packet)
+        return XMPPacket.carriesLocation(try read(box.payloadStart + xmpUUID.count, payloadSize - xmpUUID.count))
     }
 }

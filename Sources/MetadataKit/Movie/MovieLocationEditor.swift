@@ -36,6 +36,20 @@ public enum MovieLocationEditor {
         return MovieLocationReport(removed: edit?.removed ?? [])
     }
 
+    /// A movie carried inside a still (a motion photo's video, `name` saying where), without its
+    /// location, in place; nil when it has none.
+    ///
+    /// - Throws: `MovieFileError` when the bytes are no movie or its location cannot be removed
+    ///   in place.
+    static func removingLocation(fromEmbedded movie: [UInt8], named name: String) throws -> (bytes: [UInt8], removed: [String])? {
+        let file = try MovieFile(bytes: movie, named: name)
+        if let refusal = file.editingRefusal { throw refusal }
+        guard let edit = try removingLocation(fromMoov: file.moov) else { return nil }
+        var edited = movie
+        edited.replaceSubrange(file.moovBox.range, with: edit.moov)
+        return (edited, edit.removed)
+    }
+
     static func removingLocation(fromMoov moov: [UInt8]) throws -> (moov: [UInt8], removed: [String])? {
         var rewriter = try MoovRewriter(moov)
         try rewriter.removeLocation()

@@ -15,12 +15,7 @@ enum SamsungTrailer {
     /// moves. Nil when it holds none, or when its directory does not add up (then it is not
     /// Samsung's, or not one this can edit safely, and is left as it is).
     static func removingLocation(from trailer: [UInt8]) -> (bytes: [UInt8], removed: [String])? {
-        guard trailer.count >= 8, Array(trailer.suffix(4)) == end,
-              let size = trailer.uint32(at: trailer.count - 8, bigEndian: false).map(Int.init), size >= 12, size <= trailer.count - 8
-        else { return nil }
-        let directory = trailer.count - 8 - size
-        guard trailer.fourCC(at: directory) == "SEFH", let count = trailer.uint32(at: directory + 8, bigEndian: false).map(Int.init),
-              12 + count * 12 <= size else { return nil }
+        guard let (directory, count) = directory(of: trailer) else { return nil }
         var edited = trailer, removed: [String] = [], remaining = count
         for index in (0..<count).reversed() {
             let entry = directory + 12 + index * 12
@@ -38,5 +33,39 @@ enum SamsungTrailer {
         guard !removed.isEmpty else { return nil }
         edited.setUInt32(UInt32(remaining), at: directory + 8, bigEndian: false)
         return (edited, removed)
+    }
+
+    /// Where the directory starts, and how many entries it has; nil when `trailer` does not end
+    /// in one that adds up.
+    private static func directory(of trailer: [UInt8]) -> (start: Int, count: Int)? {
+        guard trailer.count >= 8, Array(trailer.suffix(4)) == end,
+              let size = trailer.uint32(at: trailer.count - 8, bigEndian: false).map(Int.init), size >= 12, size <= trailer.count - 8
+        else { return nil }
+        let directory = trailer.count - 8 - size
+        guard trailer.fourCC(at: directory) == "SEFH", let count = trailer.uint32(at: directory + 8, bigEndian: false).map(Int.init),
+              12 + count * 12 <= size else { return nil }
+        return (directory, count)
+    }
+
+    /// `MotionPhoto_Data`: the motion photo's video, after the record's name.
+    static let motionPhotoType: UInt16 = 0x0A30
+
+    /// Where in `trailer` the record of `type` holds an ISO-BMFF movie: from its `ftyp` box to
+    /// the record's end. Nil when there is no such record, or no movie in it.
+    static func movie(in trailer: [UInt8], type: UInt16 = motionPhotoType) -> Range<Int>? {
+        guard let (directory, count) = directory(of: trailer) else { return nil }
+        for index in 0..<count {
+            let entry = directory + 12 + index * 12
+            guard trailer.uint16(at: entry + 2, bigEndian: false) == type,
+                  let back = trailer.uint32(at: entry + 4, bigEndian: false).map(Int.init),
+                  let length = trailer.uint32(at: entry + 8, bigEndian: false).map(Int.init), back <= directory, length <= back
+            else { continue }
+            let record = directory - back..<directory - back + length
+            // The record opens with its type and name; the movie starts at its `ftyp` box.
+            let head = Array(trailer[record.lowerBound..<min(record.upperBound, record.lowerBound + 128)])
+            guard let ftyp = head.firstOffset(of: Array("ftyp".utf8)), ftyp >= 4 else { return nil }
+            return record.lowerBound + ftyp - 4..<record.upperBound
+        }
+        return nil
     }
 }
