@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaBatchCore
 import MediaFormats
+import MetadataKit
 import PipelineModel
 import TestSupport
 import VipsKit
@@ -284,5 +285,47 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(tags["IPTC:Headline"] as? String, try exiftool(input.appendingPathComponent("broken-xmp.jpg").path)["IPTC:Headline"] as? String,
                        "the other blocks are carried")
         XCTAssertNil(tags["IPTC:City"], "without their location")
+    }
+
+    /// Where `exiftool -location:all=` leaves places, mediabatch does not: IPTC-IIM that a news
+    /// agency's tool keeps in EXIF's IFD0 (empty City, Country, Destination), and GeoTIFF's
+    /// georeferencing; in a copy of the file as in an encoded output.
+    func testIPTCInEXIFAndGeoTIFFLoseTheirPlaces() throws {
+        let input = Fixtures.temporaryFolder()
+        try Data(Self.jpegWithIPTCInEXIF()).write(to: input.appendingPathComponent("agency.jpg"))
+        let geotiff = input.appendingPathComponent("geo.tif").path
+        try FileManager.default.copyItem(atPath: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif").path, toPath: geotiff)
+        XCTAssertEqual(try runProcess("exiftool", ["-q", "-overwrite_original", "-ModelTiePoint=0 0 0 350807.4 5316081.3 0",
+                                                   "-PixelScale=100 100 0", geotiff]).exitCode, 0)
+        XCTAssertEqual(try exiftool(input.appendingPathComponent("agency.jpg").path)["IPTC2:City"] as? String, "", "exiftool reads the places")
+        for stages in [#"{"stage": "stripLocation"}, {"stage": "write"}"#,
+                       #"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "stripLocation"}, {"stage": "write", "path": "{stem}-{ext}.{ext}"}"#] {
+            let output = Fixtures.temporaryFolder()
+            let report = try Self.run(try pipeline(stages), input: input, output: output)
+            XCTAssertEqual(report.items.map(\.status), [.ok, .ok], "\(report.items.compactMap(\.error))")
+            for item in report.items {
+                let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+                XCTAssertEqual(try locationTags(path), [], "\(item.input) \(stages)")
+                let tags = try exiftool(path)
+                XCTAssertNil(tags["IFD0:PixelScale"], "\(item.input): GeoTIFF's scale goes with its tie point")
+                if item.input == "agency.jpg" { XCTAssertEqual(tags["IPTC2:CopyrightNotice"] as? String, "(c) Ann", stages) }
+            }
+        }
+    }
+
+    /// A JPEG whose EXIF holds, in IFD0's IPTC-NAA (LONG-typed, zero-padded as writers do), the
+    /// empty places news agencies' tools leave and a copyright.
+    static func jpegWithIPTCInEXIF() throws -> [UInt8] {
+        func dataset(_ record: UInt8, _ number: UInt8, _ value: String) -> [UInt8] {
+            [0x1C, record, number, 0, UInt8(value.utf8.count)] + Array(value.utf8)
+        }
+        var iim = dataset(1, 0, "\u{0}\u{4}") + dataset(1, 5, "") + dataset(2, 0, "\u{0}\u{4}") + dataset(2, 90, "") + dataset(2, 101, "")
+            + dataset(2, 116, "(c) Ann")
+        iim += [UInt8](repeating: 0, count: (4 - iim.count % 4) % 4)
+        var tiff = Array("MM\0*".utf8) + [0, 0, 0, 8, 0, 1] + [0x83, 0xBB, 0, 4, 0, 0, 0, 0, 0, 0, 0, 26] + [0, 0, 0, 0]
+        tiff.replaceSubrange(14..<18, with: [0, 0, 0, UInt8(iim.count / 4)])
+        tiff += iim
+        let jpeg = try [UInt8](Data(contentsOf: Fixtures.fixtures.appendingPathComponent("kinds/images/negative_usercomment_other.jpg")))
+        return try JPEGMetadata.writingMetadata(MetadataBlocks(exif: XCTUnwrap(ExifData(tiff))), into: jpeg).bytes
     }
 }
