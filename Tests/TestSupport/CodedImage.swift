@@ -25,10 +25,11 @@ public enum CodedImage {
     /// restart marker, so the next other marker ends it.
     static func jpegScans(_ bytes: [UInt8]) -> [UInt8]? {
         var offset = 2, firstScan: Int?
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+        while offset + 2 <= bytes.count, bytes[offset] == 0xFF {
             let marker = bytes[offset + 1]
             if marker == 0xD9 { return firstScan.map { Array(bytes[$0..<offset + 2]) } }
             if marker == 0xFF { offset += 1; continue }
+            guard offset + 4 <= bytes.count else { return nil }
             let next = offset + 2 + uint16(bytes, offset + 2)
             guard marker == 0xDA else { offset = next; continue }
             firstScan = firstScan ?? offset

@@ -1,0 +1,96 @@
+import Foundation
+@testable import MediaBatchCore
+import PipelineModel
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// Pictures are planned from the header, in any stage order: each operation is recorded only
+/// where it changes something, and every order of the pixel stages a pipeline may combine gives
+/// the same outputs — checked on a Display P3 HEIC, a CMYK JPEG and an orientation-6 JPEG.
+final class PictureTests: XCTestCase, RunsPipelines {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    let source = Picture.Source(stored: PixelSize(width: 1200, height: 1800), orientation: 6, needsConversion: false, hasProfile: true)
+
+    func testOperationsThatChangeNothingAreNotRecorded() {
+        let upright = Picture(source: Picture.Source(stored: PixelSize(width: 800, height: 600), orientation: 1,
+                                                     needsConversion: false, hasProfile: false))
+        XCTAssertTrue(upright.fitting(maxPixelSize: 2048).turnedUpright().inSRGB().withoutProfile().isUntouched)
+        XCTAssertFalse(upright.reencoded().isUntouched, "transcode asks for an encode")
+        let sideways = Picture(source: source)
+        XCTAssertEqual(sideways.size, PixelSize(width: 1200, height: 1800), "as stored until turned")
+        XCTAssertEqual(sideways.turnedUpright().size, PixelSize(width: 1800, height: 1200))
+        XCTAssertEqual(sideways.fitting(maxPixelSize: 900).size, PixelSize(width: 900, height: 600))
+        XCTAssertFalse(sideways.inSRGB().isConverted, "already sRGB")
+        XCTAssertTrue(sideways.withoutProfile().isConverted, "its profile goes: encoded again without it")
+    }
+
+    func testTheOrderOfTheOperationsDoesNotMatter() {
+        let p3 = Picture(source: Picture.Source(stored: PixelSize(width: 4032, height: 3024), orientation: 1, needsConversion: true, hasProfile: true))
+        let orders: [[(Picture) -> Picture]] = [[{ $0.fitting(maxPixelSize: 512) }, { $0.inSRGB() }, { $0.turnedUpright() }],
+                                                [{ $0.inSRGB() }, { $0.turnedUpright() }, { $0.fitting(maxPixelSize: 512) }],
+                                                [{ $0.turnedUpright() }, { $0.fitting(maxPixelSize: 512) }, { $0.inSRGB() }]]
+        for start in [p3, Picture(source: source)] {
+            XCTAssertEqual(Set(orders.map { $0.reduce(start) { $1($0) } }).count, 1)
+        }
+    }
+
+    static let composed = ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_6.jpg"]
+
+    /// Every order of `stripMetadata {keep: []}`, `downsample` and `transcode`, and of `variants`
+    /// and `stripMetadata`, over the three photos: the same sizes, the same pixels within a mean
+    /// of 0.5 of each other (here: identical, being rendered the same way), sRGB, upright.
+    func testEveryAcceptedOrderGivesTheSameOutput() throws {
+        let input = try Self.folder(of: Self.composed)
+        try FileManager.default.copyItem(at: Fixtures.fixtures.appendingPathComponent("colour/cmyk.jpg"), to: input.appendingPathComponent("cmyk.jpg"))
+        let strip = #"{"stage": "stripMetadata", "keep": []}"#, downsample = #"{"stage": "downsample", "maxPixelSize": 480}"#
+        let transcode = #"{"stage": "transcode", "to": "jpeg"}"#, variants = #"{"stage": "variants", "sizes": [480], "formats": ["jpeg"]}"#
+        let orders = Self.permutations([strip, downsample, transcode]) + Self.permutations([strip, variants])
+        var outputs: [String: [VImage]] = [:]
+        for order in orders {
+            let output = Fixtures.temporaryFolder()
+            let stages = ([#"{"stage": "decode"}"#] + order + [#"{"stage": "write", "path": "{stem}.{ext}"}"#]).joined(separator: ", ")
+            let report = try Self.run(try pipeline(stages), input: input, output: output)
+            XCTAssertEqual(report.totals.ok, 3, "\(order): \(report.items.compactMap(\.error))")
+            for item in report.items {
+                let image = try VImage.open(output.appendingPathComponent(try XCTUnwrap(item.output)).path)
+                XCTAssertEqual([image.orientation, image.bands], [1, 3], "upright sRGB: \(item.input) \(order)")
+                outputs[item.input, default: []].append(image)
+            }
+        }
+        for (input, images) in outputs {
+            XCTAssertEqual(images.count, orders.count)
+            for image in images.dropFirst() {
+                XCTAssertEqual([image.width, image.height], [images[0].width, images[0].height], input)
+                XCTAssertLessThanOrEqual(try image.meanAbsoluteDifference(from: images[0]), 0.5, input)
+            }
+        }
+    }
+
+    /// The orders refused, each naming the stage and why: exit 2 from `mediabatch validate`.
+    func testOrdersWithoutAMeaningAreRefusedNamingTheStage() throws {
+        let refused = [
+            (#"{"stage": "transcode", "to": "jpeg"}, {"stage": "decode"}, {"stage": "write"}"#, #"stages[0]: "transcode" needs a "decode" stage before it"#),
+            (#"{"stage": "decode"}, {"stage": "variants", "sizes": [480], "formats": ["jpeg"]}, {"stage": "downsample", "maxPixelSize": 480}, {"stage": "write"}"#,
+             #"stages[2]: "downsample" and "variants" (stages[1]) cannot be combined"#),
+            (#"{"stage": "decode"}, {"stage": "write"}, {"stage": "stripLocation"}"#, #"stages[2]: "write" must be the last stage"#),
+        ]
+        for (stages, message) in refused {
+            let file = Fixtures.temporaryFolder().appendingPathComponent("pipeline.json")
+            try Data(#"{"version": 1, "stages": [\#(stages)]}"#.utf8).write(to: file)
+            let result = try runProcess(Fixtures.executable.path, ["validate", file.path])
+            XCTAssertEqual(result.exitCode, 2, stages)
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+    }
+
+    static func permutations(_ items: [String]) -> [[String]] {
+        guard items.count > 1 else { return [items] }
+        return items.indices.flatMap { index in
+            permutations(Array(items[..<index] + items[(index + 1)...])).map { [items[index]] + $0 }
+        }
+    }
+}
