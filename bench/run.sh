@@ -5,6 +5,7 @@
 #
 #   bench/run.sh            # all of it (≈ 45 minutes on 2 cores, 24 of them the scale set; inputs are cached in bench/.work)
 #   SETS="jpeg12" bench/run.sh
+#   BASELINE=/path/to/older/mediabatch SETS="jpeg12 variants" bench/run.sh   # an earlier build beside this one, same run
 #   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy"}
 
 ./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -73,6 +74,22 @@ make_inputs() {
       for i in $(seq 1 1000); do cp "$dir/seed.jpg" "$dir/f0/small$i.jpg"; done
       for folder in $(seq 1 $((count / 1000 - 1))); do cp -al "$dir/f0" "$dir/f$folder"; done
       rm "$dir/seed.jpg" ;;
+    tinymeta5000) # 5 000 64 px JPEGs that carry a phone's metadata (6.4 KB of EXIF with GPS and an Apple
+      # MakerNote, and XMP), as a library's thumbnails and small exports do: what metadata costs an item
+      vips thumbnail "${heic_sources[0]}" "$dir/seed.jpg[Q=80,strip]" 64
+      exiftool -q -overwrite_original -TagsFromFile "${heic_sources[0]}" -all:all \
+        -TagsFromFile "$root/samples/jpeg/nikon_d5000_xmp_gps_only.jpg" -xmp:all "$dir/seed.jpg"
+      mkdir "$dir/f0"
+      for i in $(seq 1 1000); do cp "$dir/seed.jpg" "$dir/f0/small$i.jpg"; done
+      for folder in 1 2 3 4; do cp -al "$dir/f0" "$dir/f$folder"; done
+      rm "$dir/seed.jpg" ;;
+    privacy) # every still of the corpus (or the samples), five times over: what a privacy-only job reads
+      local stills=() copy
+      mapfile -t stills < <(find "$corpus" "$root/samples" -type f \( -iname '*.jp*g' -o -iname '*.heic' -o -iname '*.hif' -o -iname '*.avif' \
+        -o -iname '*.png' -o -iname '*.webp' -o -iname '*.tif' -o -iname '*.gif' \) ! -path '*/broken/*' | sort)
+      for copy in 1 2 3 4 5; do
+        for f in "${stills[@]}"; do mkdir -p "$dir/c$copy"; cp "$f" "$dir/c$copy/$(echo "${f#"$root"/}" | tr / -)"; done
+      done ;;
     tiny1000000) # a million: the 5 000's files hard-linked 200 times, in folders of 1 000
       make_inputs tiny5000
       for folder in $(seq 0 999); do cp -al "$work/inputs/tiny5000/f$((folder % 5))" "$dir/f$folder"; done ;;
@@ -119,6 +136,7 @@ peers() {
   {
     timed mediabatch "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
     timed mediabatch-trusted "$mediabatch" run bench/pipeline-trusted.json --input "$dir" --output "$work/out" --quiet
+    [[ -z ${BASELINE:-} ]] || timed baseline "$BASELINE" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
     timed vipsthumbnail-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} vipsthumbnail {} -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
     timed vipsthumbnail-one-process bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s 2048 --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
     timed imagemagick-per-file bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '/usr/bin/convert \"\$1\" -auto-orient -resize 2048x2048\\> -colorspace sRGB -quality 80 \"$work/out/\$(basename \"\$1\").jpg\"' _ {}"
@@ -232,6 +250,49 @@ scale_listing() {
   done
 }
 
+# Small photos with a phone's metadata: mediabatch's cost an item, metadata included, against
+# vipsthumbnail in one process (libvips' own, which carries EXIF and XMP through libexif).
+tinymeta() {
+  local dir=$work/inputs/tinymeta5000 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== tiny photos with metadata: $n 64 px JPEGs with 6.4 KB of EXIF and XMP, 2048 px bound (nothing to shrink), q80, $cpus CPUs"
+  {
+    timed mediabatch "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+    timed mediabatch-trusted "$mediabatch" run bench/pipeline-trusted.json --input "$dir" --output "$work/out" --quiet
+    [[ -z ${BASELINE:-} ]] || timed baseline "$BASELINE" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet
+    timed vipsthumbnail-one-process bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s '2048x2048>' --export-profile srgb -o '$work/out/%s.jpg[Q=80]'"
+  } > "$work/tinymeta.txt"
+  ratios "$n" "$work/tinymeta.txt"
+}
+
+# The privacy-only job (stripLocation, write: every still copied, its location removed in place)
+# against exiftool removing the same, both over the same files in one run.
+privacy() {
+  local dir=$work/inputs/privacy n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== privacy only: $n stills (the corpus' and the samples', five times), location removed, no pixel touched, $cpus CPUs"
+  {
+    timed mediabatch "$mediabatch" run bench/privacy.json --input "$dir" --output "$work/out" --quiet
+    timed mediabatch-trusted "$mediabatch" run bench/privacy-trusted.json --input "$dir" --output "$work/out" --quiet
+    # exiftool exits 1 for the files it cannot write (WebP, with 12.57): the others are written.
+    timed exiftool bash -c "cd '$dir' && exiftool -q -q -r -location:all= -gps:all= -o '$work/out/%d/' . || true"
+  } > "$work/privacy.txt"
+  ratios "$n" "$work/privacy.txt"
+}
+
+# ratios N FILE: items/s of each line of a `timed` listing, and mediabatch's (the first line's) ratio to each.
+ratios() {
+  awk -v n="$1" '
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
+    END {
+      printf "%-28s %10s %14s %20s %16s\n", "tool", "items/s", "largest process", "all processes, PSS", "mediabatch is"
+      for (i = 1; i <= NR; i++)
+        printf "%-28s %10.1f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
+    }' "$2"
+}
+
 classify() {
   local dir=$work/inputs/classify10000 n
   n=$(count_inputs "$dir")
@@ -291,6 +352,7 @@ variants_of() {
   {
     with_bytes mediabatch "$mediabatch" run bench/variants.json --input "$dir" --output "$work/out" --quiet
     with_bytes mediabatch-webp-effort-2 "$mediabatch" run bench/variants-webp-effort-2.json --input "$dir" --output "$work/out" --quiet
+    [[ -z ${BASELINE:-} ]] || with_bytes baseline "$BASELINE" run bench/variants.json --input "$dir" --output "$work/out" --quiet
     with_bytes vipsthumbnail-per-variant bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} bench/vipsthumbnail-variants.sh '$work/out' {}"
     with_bytes vipsthumbnail-one-process bash -c "for size in 2048 1280 640; do for ext in webp jpg; do
       find '$dir' -type f ! -name .done -print0 | xargs -0 vipsthumbnail -s \$size --export-profile srgb -o '$work/out/%s-'\$size.\$ext'[Q=80]'; done; done"
@@ -343,5 +405,7 @@ for set in $sets; do
     classify) make_inputs classify10000; classify ;;
     incremental) make_inputs jpeg12; incremental ;;
     variants) make_inputs jpeg12; make_inputs heic12; make_inputs mixed48; variants_of heic12; variants_of jpeg12; variants_avif ;;
+    tinymeta) make_inputs tinymeta5000; tinymeta ;;
+    privacy) make_inputs privacy; privacy ;;
   esac
 done

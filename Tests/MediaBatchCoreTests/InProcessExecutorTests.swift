@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaBatchCore
 import MediaFormats
 import PipelineModel
+import RunState
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -50,7 +51,8 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
         XCTAssertNil(outcome.error)
         let written = output.appendingPathComponent("web/IMG_1034.jpg")
         XCTAssertEqual(outcome.outputs, [WrittenOutput(planned: plan.outputs[0],
-                                                       bytes: try XCTUnwrap(try written.resourceValues(forKeys: [.fileSizeKey]).fileSize))])
+                                                       bytes: try XCTUnwrap(try written.resourceValues(forKeys: [.fileSizeKey]).fileSize),
+                                                       contentHash: try ContentHash.ofFile(atPath: written.path))], "hashed as written")
         XCTAssertEqual(outcome.removedMetadata, ["EXIF GPS"])
         let image = try VImage.open(written.path)
         XCTAssertEqual([image.width, image.height, image.orientation], [2048, 1536, 1])

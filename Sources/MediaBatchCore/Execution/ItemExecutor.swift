@@ -52,6 +52,9 @@ struct WrittenOutput: Codable, Equatable, Sendable {
     /// What was planned for it (its path set).
     let planned: PlannedOutput
     let bytes: Int
+    /// SHA-256 of what was written, from the bytes as they were written (so that recording it
+    /// reads nothing back); nil for an output an earlier run wrote.
+    var contentHash: String?
 
     /// Relative to the output root.
     var path: String { planned.path ?? "" }

@@ -5,7 +5,7 @@ import RunState
 import VipsKit
 
 /// One item as the stages see it: what the run knows of the input, and its headers, read once
-/// before any stage runs. Stages read it and never change it; what they decide goes into the
+/// when first asked for. Stages read it and never change it; what they decide goes into the
 /// item's `ItemPlan`, and `write` makes the plan's outputs from it.
 final class ItemContext {
     let input: InputItem
@@ -16,20 +16,19 @@ final class ItemContext {
     /// read only when a path asks for it; empty if the file can no longer be read.
     private(set) lazy var contentHash: String = knownHash ?? (try? ContentHash.ofFile(atPath: input.path)) ?? ""
     private let knownHash: String?
-    /// Read before any stage runs (see `ItemHeader`); `decode` fails the item with its failure.
-    let header: Result<ItemHeader, StageFailure>
+    /// Read when a stage first asks (see `ItemHeader`), once: the header phase always does; a
+    /// pixel phase that only copies the file never does. `decode` fails the item with its failure.
+    private(set) lazy var header: Result<ItemHeader, StageFailure> = Result { try ItemHeader(path: input.path, format: format) }.mapError {
+        $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
+    }
     /// What the filter decides on, classified from the header.
-    let facts: MediaFacts
+    private(set) lazy var facts: MediaFacts = MediaClassifier.facts(of: input, format: format, header: try? header.get())
 
     init(_ job: ItemJob) {
         input = job.input
         format = job.format
         bytesIn = job.bytesIn
         knownHash = job.contentHash
-        header = Result { try ItemHeader(path: job.input.path, format: job.format) }.mapError {
-            $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
-        }
-        facts = MediaClassifier.facts(of: job.input, format: job.format, header: try? header.get())
     }
 
     /// The image's header and metadata; nil for a movie or an unreadable header.

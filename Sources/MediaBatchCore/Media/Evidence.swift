@@ -1,6 +1,9 @@
 /// URNs, namespaces and values the kinds are decided on (the README's "Media kinds" table
 /// cites where each comes from).
 enum Evidence {
+    /// The prefixes of Google's and Apple's namespaces below.
+    static let google = "http://ns.google.com/photos/"
+    static let apple = "http://ns.apple.com/"
     static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
     static let googlePanorama = "http://ns.google.com/photos/1.0/panorama/"
     static let googleDepthMap = "http://ns.google.com/photos/1.0/depthmap/"

@@ -21,13 +21,23 @@ struct ImageEvidence {
         self.metadata = metadata
         self.structure = structure
         self.format = format
-        xmp = metadata.xmp.flatMap { try? XMPPacket.properties(in: $0) } ?? []
+        xmp = metadata.xmp.flatMap { Self.mentions($0, Self.primaryEvidence) ? try? XMPPacket.properties(in: $0) : nil } ?? []
         if case .jpeg(let jpeg) = structure {
-            auxiliaryXMP = jpeg.auxiliaryXMP.flatMap { (try? XMPPacket.properties(in: $0)) ?? [] }
+            auxiliaryXMP = jpeg.auxiliaryXMP.flatMap { Self.mentions($0, [Evidence.apple]) ? (try? XMPPacket.properties(in: $0)) ?? [] : [] }
         } else {
             auxiliaryXMP = []
         }
         customRendered = metadata.exif?.number(ExifTag.customRendered, in: .exif).map(Int.init)
+    }
+
+    /// What a primary XMP packet must mention for any rule below to find evidence in it: it is
+    /// parsed only then (most photos' packets tell none of these, and parsing is most of reading one).
+    private static let primaryEvidence = ["Screenshot", Evidence.google, Evidence.adobeGainMap]
+
+    /// Whether `packet` holds one of `mentions`, or is written in a way a search of its bytes
+    /// cannot see through (UTF-16).
+    private static func mentions(_ packet: [UInt8], _ mentions: [String]) -> Bool {
+        packet.contains(0) || mentions.contains { mention in packet.firstOffset(of: Array(mention.utf8)) != nil }
     }
 
     var kinds: Set<MediaKind> {

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineModel
+import RunState
 import VipsKit
 
 /// The files `write` publishes for one item, as its plan says: an output whose picture no stage
@@ -19,6 +20,8 @@ final class ItemOutputs {
     }
     /// What the outputs do not carry, each named once, in the order first met.
     private(set) var removedMetadata: [String] = []
+    /// Each output's SHA-256, by path, from the bytes written.
+    private(set) var hashes: [String: String] = [:]
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
     init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput]) {
@@ -31,13 +34,16 @@ final class ItemOutputs {
     /// Writes `output`'s file to `path`.
     func write(_ output: PlannedOutput, to path: String) throws {
         guard !output.isCopy(of: item.format), let picture = output.picture else {
-            note(try OriginalCopy.write(item, editing: plan.metadataEdits, to: path))
+            let copy = try OriginalCopy.write(item, editing: plan.metadataEdits, to: path)
+            note(copy.removed)
+            hashes[output.path ?? ""] = copy.contentHash
             return
         }
         let image = try renderer.image(for: picture)
         let encoded = try PictureEncoder.encode(image, metadata, as: output)
         note((metadata?.removed ?? []) + encoded.notCarried)
-        try Data(encoded.bytes).write(to: URL(fileURLWithPath: path))
+        try FileWriting.write(encoded.bytes, to: path)
+        hashes[output.path ?? ""] = ContentHash.of(bytes: encoded.bytes)
     }
 
     /// The ThumbHash of the smallest picture rendered, when the plan asks for a placeholder.

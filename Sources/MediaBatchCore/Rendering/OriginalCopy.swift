@@ -2,19 +2,24 @@ import AVFormatKit
 import Foundation
 import MetadataKit
 import PipelineModel
+import RunState
 
 /// An output that keeps the input's coded bytes: an image no stage changed a pixel of, with its
 /// metadata edited where it sits by its own container (every copy, every part: gain maps, vendor
 /// segments and trailers stay); a movie with its location removed in place, every track and
 /// sample kept; or the file as it is when no edit changes anything.
 enum OriginalCopy {
-    /// Writes the copy to `path`; returns what was removed, for the report.
-    static func write(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> [String] {
+    /// What a copy removed, for the report, and the SHA-256 of what was written (nil where it
+    /// would take reading the file again: an edited movie).
+    struct Written {
+        let removed: [String]
+        let contentHash: String?
+    }
+
+    /// Writes the copy to `path`.
+    static func write(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> Written {
         if item.format.isVideo { return try writeMovie(item, editing: edits, to: path) }
-        guard !edits.isEmpty, let container = item.format.row.container?.metadata else {
-            try FileManager.default.copyItem(atPath: item.input.path, toPath: path)
-            return []
-        }
+        guard !edits.isEmpty, let container = item.format.row.container?.metadata else { return try copy(item, to: path) }
         var removed: [String] = []
         let written: MetadataWriting?
         do {
@@ -27,12 +32,15 @@ enum OriginalCopy {
         } catch let error as MetadataFormatError {
             throw StageFailure(.unsupportedMetadata, "cannot edit the metadata of this \(item.format.rawValue) in place: \(error.message)")
         }
-        guard let written else {
-            try FileManager.default.copyItem(atPath: item.input.path, toPath: path)
-            return []
-        }
-        try Data(written.bytes).write(to: URL(fileURLWithPath: path))
-        return written.dropped + removed
+        guard let written else { return try copy(item, to: path) }
+        try FileWriting.write(written.bytes, to: path)
+        return Written(removed: written.dropped + removed, contentHash: ContentHash.of(bytes: written.bytes))
+    }
+
+    /// The file as it is: its hash is the input's.
+    private static func copy(_ item: ItemContext, to path: String) throws -> Written {
+        try FileWriting.copy(item.input.path, to: path)
+        return Written(removed: [], contentHash: item.contentHash.isEmpty ? nil : item.contentHash)
     }
 
     /// Whether location goes: under any `stripMetadata` that removes it (a keep-list always does).
@@ -42,11 +50,8 @@ enum OriginalCopy {
 
     /// A movie loses its location under any `stripMetadata` that removes it. The edit is in place; libavformat then reads the result back: the same streams and
     /// duration, or the output is not published.
-    private static func writeMovie(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> [String] {
-        guard removesLocation(edits), case .video(let video, _)? = try? item.header.get().content else {
-            try FileManager.default.copyItem(atPath: item.input.path, toPath: path)
-            return []
-        }
+    private static func writeMovie(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> Written {
+        guard removesLocation(edits), case .video(let video, _)? = try? item.header.get().content else { return try copy(item, to: path) }
         let report: MovieLocationReport
         do {
             report = try MovieLocationEditor.writeWithoutLocation(from: item.input.path, to: path)
@@ -57,6 +62,6 @@ enum OriginalCopy {
         guard let written, written.streams == video.streams, written.durationSeconds == video.durationSeconds else {
             throw StageFailure(.encodeFailed, "the edited movie does not read back with the same streams and duration")
         }
-        return report.removed
+        return Written(removed: report.removed, contentHash: nil)
     }
 }

@@ -119,7 +119,8 @@ public final class PipelineRunner: @unchecked Sendable {
         let outcome = executor.pixels(job)
         var entry = findings.entry
         entry?.placeholder = outcome.placeholder
-        recorder.finish(findings.ran(outcome, estimate: plan.estimatedBytes), entry, outputs: outcome.outputs.map(\.planned))
+        let hashes = Dictionary(outcome.outputs.compactMap { output in output.contentHash.map { (output.path, $0) } }) { first, _ in first }
+        recorder.finish(findings.ran(outcome, estimate: plan.estimatedBytes), entry, outputs: outcome.outputs.map(\.planned), hashes: hashes)
     }
 
     private func checkRoots() throws {

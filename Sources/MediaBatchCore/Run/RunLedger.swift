@@ -154,15 +154,16 @@ final class RunLedger: @unchecked Sendable {
     /// item's earlier outputs it no longer produces (removed with `--prune`).
     func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
                 error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> [String] {
-        guard let pending = try prepare(input, entry, status: status, outputs: outputs, reason: reason, error: error,
+        guard let pending = try prepare(input, entry, status: status, outputs: outputs, hashes: [:], reason: reason, error: error,
                                         milliseconds: milliseconds) else { return [] }
         return try commit([pending])[0]
     }
 
     /// What `commit` will record for a decision; nil when nothing is (a dry run). Reads the
-    /// database and hashes the outputs, so it runs on the item's own lane, not in the commit.
-    func prepare(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
-                 error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> PendingRecord? {
+    /// database and hashes the outputs `hashes` (by path) has no hash of, so it runs on the
+    /// item's own lane, not in the commit.
+    func prepare(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, hashes: [String: String],
+                 reason: String?, error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> PendingRecord? {
         guard writes, let store, let contentHash = entry.contentHash else { return nil }
         let previous = try store.item(input)
         var record = ItemRecord(
@@ -174,7 +175,9 @@ final class RunLedger: @unchecked Sendable {
         record.height = entry.upright?.height ?? previous?.height
         // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
         record.placeholder = entry.placeholder ?? previous?.placeholder
-        return PendingRecord(item: record, outputs: try outputs?.map { try outputRecord($0, of: input, shared: entry.fingerprints.shared) })
+        return PendingRecord(item: record, outputs: try outputs?.map { output in
+            try outputRecord(output, of: input, shared: entry.fingerprints.shared, hash: output.path.flatMap { hashes[$0] })
+        })
     }
 
     /// Records prepared decisions in one transaction; for each, its earlier outputs it no longer
@@ -186,12 +189,13 @@ final class RunLedger: @unchecked Sendable {
         return stale.map { $0.map(\.path) }
     }
 
-    /// An output as written, hashed unless its recorded stamp shows it untouched since.
-    private func outputRecord(_ output: PlannedOutput, of input: String, shared: String) throws -> OutputRecord {
+    /// An output as written, hashed unless its hash is known (from the bytes written) or its
+    /// recorded stamp shows it untouched since.
+    private func outputRecord(_ output: PlannedOutput, of input: String, shared: String, hash: String?) throws -> OutputRecord {
         let relative = output.path ?? ""
         let path = outputRoot.appendingPathComponent(relative).path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-        let recorded = try store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0.contentHash : nil }
+        let recorded = try hash ?? store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0.contentHash : nil }
         var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)
         record.recipe = Self.recipe(of: output, shared: shared)
         record.format = output.format.rawValue

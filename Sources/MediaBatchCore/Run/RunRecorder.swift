@@ -35,12 +35,13 @@ final class RunRecorder: @unchecked Sendable {
 
     /// `outputs`: what the item's outputs now are (nil: as recorded). The record is prepared here,
     /// on the item's lane (outputs hashed), and committed with the next batch.
-    func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?) {
+    /// `hashes`: the outputs' content hashes where they are known, by path.
+    func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?, hashes: [String: String] = [:]) {
         var result = result
         var record: RunLedger.PendingRecord?
         if let entry, let status = Self.recordedStatus(result.status) {
             do {
-                record = try ledger.prepare(result.input, entry, status: status, outputs: outputs, reason: result.reason,
+                record = try ledger.prepare(result.input, entry, status: status, outputs: outputs, hashes: hashes, reason: result.reason,
                                             error: result.error, milliseconds: result.milliseconds)
             } catch {
                 result.reason = Self.notRecorded(error)

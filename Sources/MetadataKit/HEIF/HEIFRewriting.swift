@@ -7,12 +7,7 @@ extension HEIFMetadata {
     /// and its motion photo's video (`mpvd`) without its own, in place. An edit that removes an item whole, or a file whose items cannot be edited in
     /// place, is rewritten the way an encoder's file is (`writingMetadata`), everything else kept.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
-        var file: [UInt8]
-        do {
-            file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw MetadataFormatError(message: "cannot read \(path)")
-        }
+        var file = try WholeFile.bytes(path)
         var editor = CopyEditor(edit)
         guard try editInPlace(&file, &editor) else { return try rewritingWholeBlocks(path: path, editing: edit) }
         guard editor.changes > 0 else { return nil }

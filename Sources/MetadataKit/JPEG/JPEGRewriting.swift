@@ -7,12 +7,7 @@ extension JPEGMetadata {
     /// offsets set to where they now are, Samsung's trailer without its location record. A C2PA
     /// manifest (JUMBF in APP11) is signed over the whole file: it goes as soon as anything changes.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
-        let jpeg: [UInt8]
-        do {
-            jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw MetadataFormatError(message: "cannot read \(path)")
-        }
+        let jpeg = try WholeFile.bytes(path)
         var editor = CopyEditor(edit)
         let rewritten = try JPEGRewrite(jpeg).rewritten(&editor)
         guard editor.changes > 0 else { return nil }

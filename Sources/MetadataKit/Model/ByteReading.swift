@@ -1,3 +1,5 @@
+import Foundation
+
 /// Bounds-checked integer reads over untrusted metadata bytes: every parser in this module
 /// reads through these, so a short or lying length yields `nil`, never a trap.
 extension Collection where Element == UInt8, Index == Int {
@@ -44,15 +46,25 @@ extension Array where Element == UInt8 {
 }
 
 extension Array where Element == UInt8 {
-    /// Where `pattern` first occurs at or after `start`. A plain loop: Foundation's generic
-    /// `firstRange(of:)` took 40% of the time of reading an XMP packet.
-    func firstOffset(of pattern: [UInt8], from start: Int = 0) -> Int? {
-        guard let first = pattern.first else { return nil }
-        var index = Swift.max(start, 0)
-        while index <= count - pattern.count {
-            if self[index] == first, self[index..<index + pattern.count].elementsEqual(pattern) { return index }
-            index += 1
+    /// Where `pattern` first occurs at or after `start`, by Boyer–Moore–Horspool: a mismatch
+    /// skips as far as the pattern allows, so a namespace URI is found in an XMP packet (or not)
+    /// in a fraction of the comparisons of a loop that tries every offset (and Foundation's
+    /// generic `firstRange(of:)` took 40% of the time of reading an XMP packet).
+    public func firstOffset(of pattern: [UInt8], from start: Int = 0) -> Int? {
+        let start = Swift.max(start, 0), length = pattern.count
+        guard length > 0, start <= count - length else { return nil }
+        var skip = [Int](repeating: length, count: 256)
+        for index in 0..<length - 1 { skip[Int(pattern[index])] = length - 1 - index }
+        return withUnsafeBufferPointer { haystack in
+            pattern.withUnsafeBufferPointer { needle in
+                var at = start
+                while at <= haystack.count - length {
+                    let last = haystack[at + length - 1]
+                    if last == needle[length - 1], memcmp(haystack.baseAddress! + at, needle.baseAddress!, length - 1) == 0 { return at }
+                    at += skip[Int(last)]
+                }
+                return nil
+            }
         }
-        return nil
     }
 }

@@ -88,7 +88,7 @@ extension MetadataContainer {
         var edited = blocks
         edit.apply(&edited)
         guard edited != blocks || !blocks.unreadable.isEmpty else { return nil }
-        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = try WholeFile.bytes(path)
         return try writingMetadata(edited, into: file)
     }
 }

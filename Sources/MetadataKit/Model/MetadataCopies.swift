@@ -20,10 +20,12 @@ struct MetadataCopies {
         exif.append((rank, found, data))
     }
 
+    /// A packet whose bytes may name a place is parsed: one that is not well-formed XML then
+    /// goes (what it hides cannot be checked); one that cannot name a place is kept unparsed.
     mutating func addXMP(_ packet: [UInt8], rank: Int, place: String) {
         found += 1
         do {
-            _ = try XMPPacket.properties(in: packet)
+            if XMPPacket.mayPlacePhoto(packet) { _ = try XMPPacket.properties(in: packet) }
             xmp.append((rank, found, packet))
         } catch {
             addUnreadable("XMP", place: place, reason: "\(error)")

@@ -6,12 +6,7 @@ extension PNGMetadata {
     /// written back in its own kind of chunk, compressed as it was; ImageMagick's one-property
     /// copies of location removed with the location.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
-        let png: [UInt8]
-        do {
-            png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw MetadataFormatError(message: "cannot read \(path)")
-        }
+        let png = try WholeFile.bytes(path)
         var editor = CopyEditor(edit)
         var output = PNGStructure.signature
         output.reserveCapacity(png.count)

@@ -8,12 +8,7 @@ extension TIFFMetadata {
     /// keep-list compacts EXIF), or a value that no longer fits, is written the way an encoder's
     /// file is (`writingMetadata`), pixels kept.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
-        var file: [UInt8]
-        do {
-            file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw MetadataFormatError(message: "cannot read \(path)")
-        }
+        var file = try WholeFile.bytes(path)
         guard let kind = TIFFHeader(file), case .classic = kind else { return try rewritingWholeBlocks(path: path, editing: edit) }
         var editor = CopyEditor(edit)
         guard var exif = ExifData(file), editValues(in: &exif, &editor) else { return try rewritingWholeBlocks(path: path, editing: edit) }

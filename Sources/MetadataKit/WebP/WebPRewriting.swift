@@ -5,12 +5,7 @@ extension WebPMetadata {
     /// and XMP chunk (the misspelled `XMP\\0` too) edited where it stands; the RIFF size, and the
     /// `VP8X` flags of a kind no chunk holds any more, set to match.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
-        let webp: [UInt8]
-        do {
-            webp = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw MetadataFormatError(message: "cannot read \(path)")
-        }
+        let webp = try WholeFile.bytes(path)
         var editor = CopyEditor(edit)
         var body: [UInt8] = [], kept: Set<String> = []
         for chunk in try chunks(of: webp) {

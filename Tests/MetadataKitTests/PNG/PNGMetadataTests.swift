@@ -158,7 +158,7 @@ final class PNGMetadataTests: XCTestCase {
         let png = try png(inserting: [
             PNGMetadata.chunk("eXIf", Array("not a TIFF structure".utf8)),
             PNGMetadata.chunk("zTXt", corrupt),
-            PNGMetadata.chunk("tEXt", Array("XML:com.adobe.xmp\0<x:xmpmeta>".utf8)),
+            PNGMetadata.chunk("tEXt", Array("XML:com.adobe.xmp\0<x:xmpmeta><photoshop:City>".utf8)),
             PNGMetadata.chunk("tEXt", Array("Raw profile type iptc\0\nIPTC profile\n 4\n1c02zz00\n".utf8)),
             PNGMetadata.chunk("tEXt", Array("Raw profile type exif\0\nexif\n 5\n4d4d002a\n".utf8)),
             PNGMetadata.chunk("iTXt", Array("XML:com.adobe.xmp\0\u{1}\u{1}\0\0".utf8) + good),

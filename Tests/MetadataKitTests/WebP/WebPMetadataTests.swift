@@ -124,7 +124,7 @@ final class WebPMetadataTests: XCTestCase {
         let encoded = try ContainerFixtures.bytes(ContainerFixtures.libvipsCopy(of: everywhere, as: "webp"))
         let good = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
         var webp = try WebPMetadata.replacingChunks(in: encoded, removing: ["EXIF", "XMP "], adding: [])
-        webp += WebPMetadata.chunk("EXIF", Array("no TIFF here".utf8)) + WebPMetadata.chunk("XMP ", Array("<x:xmpmeta>".utf8))
+        webp += WebPMetadata.chunk("EXIF", Array("no TIFF here".utf8)) + WebPMetadata.chunk("XMP ", Array("<x:xmpmeta><photoshop:City>".utf8))
             + WebPMetadata.chunk("XMP ", good)
         webp.setUInt32(UInt32(webp.count - 8), at: 4, bigEndian: false)
         let blocks = try WebPMetadata.readMetadata(path: ContainerFixtures.write(webp, as: "unreadable.webp"))
