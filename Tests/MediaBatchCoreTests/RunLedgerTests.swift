@@ -92,6 +92,21 @@ final class RunLedgerTests: XCTestCase {
         XCTAssertEqual(redone(try run(try pipeline())), [:])
     }
 
+    /// A state database that cannot be read about an item says nothing of it: the item fails
+    /// (`stateUnreadable`) rather than run as new over outputs the database may own.
+    func testAnUnreadableStateDatabaseFailsItemsInsteadOfTakingThemForNew() throws {
+        try run(try pipeline())
+        let state = output.appendingPathComponent(".mediabatch/state.sqlite").path
+        let dropped = try runProcess("sqlite3", [state, "DROP TABLE items"])
+        XCTAssertEqual(dropped.exitCode, 0, dropped.stderr)
+        let written = try stamps()
+        let second = try run(try pipeline())
+        XCTAssertEqual(second.totals.ok, 0)
+        XCTAssertEqual(Set(second.items.compactMap(\.error?.code)), [.stateUnreadable], "\(second.items.map(\.error))")
+        XCTAssertTrue(second.items.allSatisfy { $0.error?.message.hasPrefix("cannot read the state database: ") ?? true })
+        XCTAssertEqual(try stamps(), written, "no output was written over")
+    }
+
     func testChangingOneInputRedoesExactlyThatItem() throws {
         try run(try pipeline())
         // Replace the content of one JPEG with another photo.

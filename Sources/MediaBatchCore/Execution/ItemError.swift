@@ -21,6 +21,8 @@ public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConver
         case writeFailed
         case outputCollision
         case wouldOverwriteInput
+        /// The state database could not be read for the item: it is neither new nor unchanged.
+        case stateUnreadable
     }
 
     public let code: Code

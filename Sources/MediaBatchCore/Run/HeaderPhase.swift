@@ -49,7 +49,12 @@ struct HeaderPhase: Sendable {
         guard item.bytesIn <= limit.bytes else {
             return .decided(item.failed(.fileTooLarge, "\(ByteSize.format(item.bytesIn)), over limits.maxFileBytes (\(limit))"), item)
         }
-        let assessment = ledger.assess(input, stamp: stamp) { fingerprints(input, $0) }
+        let assessment: RunLedger.Assessment
+        do {
+            assessment = try ledger.assess(input, stamp: stamp) { fingerprints(input, $0) }
+        } catch {
+            return .decided(item.failed(.stateUnreadable, "cannot read the state database: \(error)"), item)
+        }
         item.change = assessment.change
         if assessment.change == .unchanged, let previous = assessment.previous {
             ledger.markSeen(input.relativePath, stamp: stamp)
@@ -121,12 +126,10 @@ struct HeaderPhase: Sendable {
             executor.forget(job)
             return .decided(item.failed(.outputCollision, collision, stage: .write), item)
         }
-        if assessment.outputsStandIfSelected, let previous = assessment.previous, let entry = item.entry {
+        if assessment.outputsStandIfSelected, let previous = assessment.previous {
             // Only the filter changed and it still selects the item: its outputs stand.
             executor.forget(job)
-            _ = try? ledger.record(job.input.relativePath, entry, status: .ok, outputs: nil, reason: nil, error: nil,
-                                   milliseconds: previous.milliseconds)
-            return standing(item, previous, ledger.recordedOutputs(of: job.input.relativePath))
+            return standing(item, previous, ledger.recordedOutputs(of: job.input.relativePath), recording: nil)
         }
         item.note = planned.note
         return admit(item, job, planned.plan, assessment)
@@ -151,11 +154,7 @@ struct HeaderPhase: Sendable {
             }
             if let previous = assessment.previous, !plan.paths.isEmpty, plan.outputs.allSatisfy(\.reused) {
                 executor.forget(job)
-                if !dryRun {
-                    _ = try? ledger.record(job.input.relativePath, entry, status: .ok, outputs: plan.outputs, reason: nil,
-                                           error: nil, milliseconds: previous.milliseconds)
-                }
-                return standing(item, previous, plan.paths)
+                return standing(item, previous, plan.paths, recording: plan.outputs)
             }
         }
         // A dry run decodes nothing, so it reserves nothing.
@@ -163,12 +162,14 @@ struct HeaderPhase: Sendable {
         return PreparedItem(findings: item, decision: .admitted(job, plan))
     }
 
-    /// The item's outputs stand as an earlier run wrote them: reported unchanged, nothing more recorded.
-    private func standing(_ item: ItemFindings, _ previous: ItemRecord, _ outputs: [String]) -> PreparedItem {
+    /// The item's outputs stand as an earlier run wrote them: reported unchanged, recorded as
+    /// done (by `RunRecorder`, with the item's new fingerprints) with `recording` as its outputs
+    /// (nil: those recorded).
+    private func standing(_ item: ItemFindings, _ previous: ItemRecord, _ outputs: [String], recording: [PlannedOutput]?) -> PreparedItem {
         var item = item
-        item.entry = nil
         item.change = .unchanged
-        return .decided(item.unchanged(previous, outputs: outputs), item)
+        return PreparedItem(findings: item, decision: .standing(item.unchanged(previous, outputs: outputs), outputs: recording,
+                                                                milliseconds: previous.milliseconds))
     }
 
     /// What an item's outputs and selection depend on, for its format (nil: not media).

@@ -93,6 +93,8 @@ public final class PipelineRunner: @unchecked Sendable {
         scheduler.run(items.lookahead(headerReads, header.read).lazy.map(header.settle)) { [self] prepared in
             switch prepared.decision {
             case .decided(let result): recorder.finish(result, prepared.findings.entry, outputs: [])
+            case .standing(let result, let outputs, let milliseconds):
+                recorder.stand(result, prepared.findings.entry, outputs: outputs, milliseconds: milliseconds)
             case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder)
             }
         }

@@ -5,6 +5,9 @@ struct PreparedItem: ScheduledJob {
     enum Decision {
         /// Skipped, failed or unchanged: nothing more runs.
         case decided(ItemResult)
+        /// Its outputs stand as an earlier run wrote them (reported unchanged), to be recorded as
+        /// done again, with `outputs` (nil: those recorded) and the earlier run's time.
+        case standing(ItemResult, outputs: [PlannedOutput]?, milliseconds: Int)
         /// To run: the job for the pixel phase, with the outputs the run claimed and their cost.
         case admitted(ItemJob, ItemPlan)
     }

@@ -62,11 +62,14 @@ final class RunLedger: @unchecked Sendable {
 
     /// Compares the item with its last decision, reading nothing of it but its stamp unless the
     /// stamp changed.
-    func assess(_ input: InputItem, stamp: FileStamp, fingerprints: (MediaFormat?) -> Fingerprints) -> Assessment {
+    ///
+    /// - Throws: when the database cannot be read: an item it cannot say anything about is not
+    ///   new (taking it for one would redo it over outputs the database may still own).
+    func assess(_ input: InputItem, stamp: FileStamp, fingerprints: (MediaFormat?) -> Fingerprints) throws -> Assessment {
         func verdict(_ change: ItemChange, hash: String? = nil, previous: ItemRecord? = nil, standIfSelected: Bool = false) -> Assessment {
             Assessment(stamp: stamp, contentHash: hash, previous: previous, change: change, outputsStandIfSelected: standIfSelected)
         }
-        guard let previous = try? store?.item(input.relativePath) else { return verdict(.new) }
+        guard let previous = try store?.item(input.relativePath) else { return verdict(.new) }
         var hash: String?
         if previous.stamp != stamp {
             hash = try? ContentHash.ofFile(atPath: input.path)
@@ -76,7 +79,7 @@ final class RunLedger: @unchecked Sendable {
         if previous.status == .failed { return verdict(.failedBefore, hash: hash, previous: previous) }
         let current = fingerprints(previous.format.flatMap(MediaFormat.init(rawValue:)))
         guard previous.recipe == current.recipe else { return verdict(.pipelineChanged, hash: hash, previous: previous) }
-        if previous.status == .ok, let damage = outputDamage(of: input.relativePath) {
+        if previous.status == .ok, let damage = try outputDamage(of: input.relativePath) {
             return verdict(damage, hash: hash, previous: previous)
         }
         guard previous.selection == current.selection else {
@@ -86,8 +89,8 @@ final class RunLedger: @unchecked Sendable {
     }
 
     /// Missing or altered outputs of the item's last run, if any.
-    private func outputDamage(of input: String) -> ItemChange? {
-        ((try? store?.outputs(of: input)) ?? []).lazy.compactMap(damage(of:)).first
+    private func outputDamage(of input: String) throws -> ItemChange? {
+        (try store?.outputs(of: input) ?? []).lazy.compactMap(damage(of:)).first
     }
 
     private func damage(of output: OutputRecord) -> ItemChange? {
@@ -126,10 +129,17 @@ final class RunLedger: @unchecked Sendable {
                                          contentIdentifier: previous.contentIdentifier)
     }
 
-    /// The input an earlier run wrote `output` for, while that input is still there.
+    /// The input an earlier run wrote `output` for, while that input is still there. A database
+    /// that cannot be read owns the output itself: a claim on it fails rather than risk
+    /// writing over another input's output.
     func recordedOwner(ofOutput output: String, inputRoot: URL) -> String? {
-        guard let owner = try? store?.owner(ofOutput: output),
-              FileManager.default.fileExists(atPath: inputRoot.appendingPathComponent(owner).path) else { return nil }
+        let owner: String?
+        do {
+            owner = try store?.owner(ofOutput: output)
+        } catch {
+            return "the state database, which cannot be read (\(error))"
+        }
+        guard let owner, FileManager.default.fileExists(atPath: inputRoot.appendingPathComponent(owner).path) else { return nil }
         return owner
     }
 
@@ -148,15 +158,6 @@ final class RunLedger: @unchecked Sendable {
     struct PendingRecord {
         let item: ItemRecord
         let outputs: [OutputRecord]?
-    }
-
-    /// Records a decision and its outputs (nil: those recorded stand) on its own; returns the
-    /// item's earlier outputs it no longer produces (removed with `--prune`).
-    func record(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, reason: String?,
-                error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> [String] {
-        guard let pending = try prepare(input, entry, status: status, outputs: outputs, hashes: [:], reason: reason, error: error,
-                                        milliseconds: milliseconds) else { return [] }
-        return try commit([pending])[0]
     }
 
     /// What `commit` will record for a decision; nil when nothing is (a dry run). Reads the

@@ -33,9 +33,9 @@ final class RunRecorder: @unchecked Sendable {
         self.onItemFinished = onItemFinished
     }
 
-    /// `outputs`: what the item's outputs now are (nil: as recorded). The record is prepared here,
-    /// on the item's lane (outputs hashed), and committed with the next batch.
-    /// `hashes`: the outputs' content hashes where they are known, by path.
+    /// `outputs`: what the item's outputs now are (nil: as recorded); `hashes`: their content
+    /// hashes where they are known, by path. The record is prepared here, on the item's lane
+    /// (outputs hashed), and committed with the next batch.
     func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?, hashes: [String: String] = [:]) {
         var result = result
         var record: RunLedger.PendingRecord?
@@ -48,6 +48,20 @@ final class RunRecorder: @unchecked Sendable {
             }
         }
         stopIfFailed(result)
+        queue(result, record)
+    }
+
+    /// An item whose outputs stand as an earlier run wrote them: reported as `result` says
+    /// (unchanged), recorded as done with its new fingerprints and `outputs` (nil: as recorded).
+    func stand(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?, milliseconds: Int) {
+        let record = entry.flatMap { entry in
+            try? ledger.prepare(result.input, entry, status: .ok, outputs: outputs, hashes: [:], reason: nil, error: nil,
+                                milliseconds: milliseconds)
+        }
+        queue(result, record)
+    }
+
+    private func queue(_ result: ItemResult, _ record: RunLedger.PendingRecord?) {
         commits.async { [self, result, record] in
             pending.append((result, record))
             if pending.count >= Self.batchSize {
