@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
-            "MediaBatchCore", "MediaFormats", "PipelineModel", "RunState",
+            "MediaBatchCore", "PipelineModel", "RunState", "Scheduler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -79,7 +79,7 @@ public enum FormatTable {
 }
 
 extension FormatTable {
-    /// "jpeg 80, webp 80, avif 62, heic 44, jxl 75": each output format's default for a setting,
+    /// "jpeg 80, webp 80, avif 62, heic 44, jxl 82": each output format's default for a setting,
     /// for the help texts of the keys that take it.
     public static func defaults(_ setting: KeyPath<FormatRow.Encoder, FormatRow.Setting?>) -> String {
         outputs.compactMap { format in format.row.encoder?[keyPath: setting].map { "\(format.rawValue) \($0.default)" } }
