@@ -87,8 +87,13 @@ make_inputs() {
       local stills=() copy
       mapfile -t stills < <(find "$corpus" "$root/samples" -type f \( -iname '*.jp*g' -o -iname '*.heic' -o -iname '*.hif' -o -iname '*.avif' \
         -o -iname '*.png' -o -iname '*.webp' -o -iname '*.tif' -o -iname '*.gif' \) ! -path '*/broken/*' | sort)
+      # Named after the path below the corpus or the samples: never a hidden name (a relative corpus
+      # path would start with "..").
       for copy in 1 2 3 4 5; do
-        for f in "${stills[@]}"; do mkdir -p "$dir/c$copy"; cp "$f" "$dir/c$copy/$(echo "${f#"$root"/}" | tr / -)"; done
+        for f in "${stills[@]}"; do
+          local name=${f#"$corpus"/}; name=${name#"$root"/}
+          mkdir -p "$dir/c$copy"; cp "$f" "$dir/c$copy/$(echo "$name" | tr / -)"
+        done
       done ;;
     tiny1000000) # a million: the 5 000's files hard-linked 200 times, in folders of 1 000
       make_inputs tiny5000
