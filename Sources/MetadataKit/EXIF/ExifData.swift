@@ -195,53 +195,102 @@ public struct ExifData: Sendable, Equatable {
     /// pointer tag (GPS, EXIF, interoperability) also zeroes the directory it points to.
     public mutating func remove(_ tag: UInt16, from directory: Directory) {
         guard let start = offset(of: directory), var count = uint16(start) else { return }
-        // Every entry with the tag goes (a second GPS pointer would keep the location), the last
-        // first, so that closing its gap moves none of the others.
-        for entry in entries(at: start).filter({ $0.tag == tag }).reversed() {
-            if let pointed = Self.pointedDirectory(tag, from: directory), let target = uint32(entry.valueOffset) {
-                erase(pointed, at: Int(target))
+        let parsed = Dictionary(entries(at: start).map { ($0.entryOffset, $0) }) { first, _ in first }
+        var freed: [Range<Int>] = []
+        // Every entry with the tag goes (a second GPS pointer would keep the location), well-formed
+        // or not (a reader more lenient than this one would follow it), the last first, so that
+        // closing its gap moves none of the others.
+        for at in slots(of: tag, at: start).reversed() {
+            if let pointed = Self.pointedDirectory(tag, from: directory), let target = uint32(at + 8) {
+                freed += extent(of: pointed, at: Int(target))
             }
-            if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+            if let entry = parsed[at], !entry.isInline { freed.append(entry.valueOffset..<entry.valueOffset + entry.valueLength) }
             // Close the gap: later entries and the next-IFD pointer move up 12 bytes.
             let end = start + 2 + Int(count) * 12 + 4
             guard end <= tiff.count else {
                 // The directory claims more entries than the block holds: what follows its last whole
                 // entry may be another tag's value, which must not move. The entry is zeroed instead.
-                zero(entry.entryOffset, 12)
+                zero(at, 12)
                 continue
             }
-            tiff.replaceSubrange(entry.entryOffset..<end - 12, with: tiff[entry.entryOffset + 12..<end])
-            zero(end - 12, 12)
+            tiff.replaceSubrange(at..<end - 12, with: tiff[at + 12..<end])
+            freed.append(end - 12..<end)
             count -= 1
             tiff.setUInt16(count, at: start, bigEndian: bigEndian)
         }
+        zeroUnused(freed)
     }
 
-    /// Zeroes the directory of `kind` at `start` (as far as the block holds it), its out-of-line
-    /// values and the directories it points to; unlinking it is the caller's job.
-    private mutating func erase(_ kind: Directory, at start: Int) {
-        guard start > 0, let count = uint16(start) else { return }
+    /// Where each entry with `tag` of the directory at `start` sits, whatever its type and count.
+    private func slots(of tag: UInt16, at start: Int) -> [Int] {
+        guard let count = uint16(start) else { return [] }
+        return (0..<Int(count)).map { start + 2 + $0 * 12 }.filter { $0 + 12 <= tiff.count && uint16($0) == tag }
+    }
+
+    /// The bytes of the directory of `kind` at `start` (as far as the block holds it), of its
+    /// out-of-line values and of the directories it points to.
+    private func extent(of kind: Directory, at start: Int) -> [Range<Int>] {
+        guard start > 0, let count = uint16(start) else { return [] }
+        var ranges = [start..<min(start + 2 + Int(count) * 12 + 4, tiff.count)]
         for entry in entries(at: start) {
             if let pointed = Self.pointedDirectory(entry.tag, from: kind), let target = uint32(entry.valueOffset) {
-                erase(pointed, at: Int(target))
+                ranges += extent(of: pointed, at: Int(target))
             }
-            if !entry.isInline { zero(entry.valueOffset, entry.valueLength) }
+            if !entry.isInline { ranges.append(entry.valueOffset..<entry.valueOffset + entry.valueLength) }
         }
-        zero(start, min(2 + Int(count) * 12 + 4, tiff.count - start))
+        return ranges
+    }
+
+    /// Zeroes `freed` but for the bytes the block still uses: a damaged or hostile block may
+    /// point a removed value or directory at the header, another directory or a kept value.
+    private mutating func zeroUnused(_ freed: [Range<Int>]) {
+        guard !freed.isEmpty else { return }
+        let used = usedBytes()
+        for range in freed {
+            var from = range.lowerBound
+            for kept in used.filter({ $0.overlaps(range) }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if kept.lowerBound > from { zero(from, kept.lowerBound - from) }
+                from = max(from, kept.upperBound)
+            }
+            if range.upperBound > from { zero(from, range.upperBound - from) }
+        }
+    }
+
+    /// What the directories reachable from the header use: the header, each directory's count,
+    /// readable entries and next pointer, their out-of-line values (a MakerNote as far as its own
+    /// directories reach) and the thumbnail. Entries a directory claims but this reader cannot
+    /// read (past the block, or of a size that does not fit) use nothing.
+    private func usedBytes() -> [Range<Int>] {
+        var used = [0..<min(8, tiff.count)]
+        for directory in [Directory.ifd0, .exif, .gps, .interoperability, .ifd1] {
+            guard let start = offset(of: directory), let count = uint16(start) else { continue }
+            let next = start + 2 + Int(count) * 12
+            used += [start..<start + 2, min(next, tiff.count)..<min(next + 4, tiff.count)]
+            for entry in entries(at: start) {
+                used.append(entry.entryOffset..<entry.entryOffset + 12)
+                if !entry.isInline {
+                    used.append(entry.valueOffset..<min(entry.valueOffset + reach(of: entry, in: directory), tiff.count))
+                }
+            }
+        }
+        if let thumbnail { used.append(thumbnail) }
+        return used
+    }
+
+    /// Where IFD1's thumbnail JPEG lies, when it lies inside the block.
+    private var thumbnail: Range<Int>? {
+        guard let start = number(0x201, in: .ifd1).map(Int.init), let length = number(0x202, in: .ifd1).map(Int.init),
+              start >= 0, length > 0, start + length <= tiff.count else { return nil }
+        return start..<start + length
     }
 
     /// Drops IFD1 and the thumbnail JPEG it points to: after rotating and resizing, the
     /// thumbnail shows the original framing, and nothing in it is worth keeping.
     public mutating func removeThumbnail() {
         guard let ifd0 = offset(of: .ifd0), let pointer = nextIFDPointer(ifd0), let ifd1 = offset(of: .ifd1) else { return }
-        let thumbnailStart = number(0x201, in: .ifd1).map(Int.init)
-        let thumbnailLength = number(0x202, in: .ifd1).map(Int.init)
-        if let thumbnailStart, let thumbnailLength, thumbnailStart >= 0, thumbnailLength >= 0,
-           thumbnailStart + thumbnailLength <= tiff.count {
-            zero(thumbnailStart, thumbnailLength)
-        }
-        erase(.ifd1, at: ifd1)
+        let freed = extent(of: .ifd1, at: ifd1) + (thumbnail.map { [$0] } ?? [])
         tiff.setUInt32(0, at: pointer, bigEndian: bigEndian)
+        zeroUnused(freed)
     }
 
     /// Cuts bytes after the last thing any directory points to. Some phones pad their EXIF item
@@ -255,9 +304,7 @@ public struct ExifData: Sendable, Equatable {
             end = max(end, start + 2 + Int(count) * 12 + 4)
             for entry in entries(in: directory) { end = max(end, entry.valueOffset + reach(of: entry, in: directory)) }
         }
-        if let start = number(0x201, in: .ifd1).map(Int.init), let length = number(0x202, in: .ifd1).map(Int.init) {
-            end = max(end, start + length)
-        }
+        if let thumbnail { end = max(end, thumbnail.upperBound) }
         if end < tiff.count { tiff.removeSubrange(end...) }
     }
 
