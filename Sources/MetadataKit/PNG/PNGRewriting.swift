@@ -51,8 +51,10 @@ extension PNGMetadata {
             ?? PNGTextPlace.profileKind(named: profile.name)
         let outcome: CopyEditor.Outcome
         switch kind {
-        case "exif", "app1" where !profile.bytes.starts(with: xmpSignature): outcome = editor.exif(profile.bytes, place: place)
-        case "app1": outcome = prefixed(editor.xmp(Array(profile.bytes.dropFirst(xmpSignature.count)), place: place), xmpSignature)
+        // ImageMagick's "APP1" profile is EXIF, or XMP with its JPEG signature.
+        case "app1" where profile.bytes.starts(with: xmpSignature):
+            outcome = prefixed(editor.xmp(Array(profile.bytes.dropFirst(xmpSignature.count)), place: place), xmpSignature)
+        case "exif", "app1": outcome = editor.exif(profile.bytes, place: place)
         case "xmp": outcome = editor.xmp(profile.bytes, place: place)
         case "iptc", "8bim": outcome = try editor.photoshop(profile.bytes, place: place)
         default: outcome = .unchanged
