@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 @testable import MetadataKit
 import PipelineModel
 
@@ -37,8 +38,8 @@ public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         withInputFile(bytes) { readContainer(TIFFMetadata.self, bytes, $0) }
     case .webp?:
         withInputFile(bytes) { readContainer(WebPMetadata.self, bytes, $0) }
-    case .gif?:
-        break // libvips alone reads these
+    case .gif?, .jxl?:
+        break // libvips alone reads GIF; JPEG XL is written, not read
     case nil:
         readMetadataBlock(bytes)
     }
@@ -110,6 +111,7 @@ private func readJPEG(_ bytes: [UInt8]) {
 /// The model a container reads, written back into the same file, reads back from it whole: no
 /// block the writer wrote is unreadable, and XMP and IPTC come back as they went.
 private func readContainer<Container: MetadataContainer>(_ container: Container.Type, _ bytes: [UInt8], _ path: String) {
+    rewriteInPlace(container, path)
     guard let blocks = try? Container.readMetadata(path: path) else { return }
     blocks.exif.map(exercise)
     guard let written = try? Container.writingMetadata(blocks, into: bytes) else { return }
@@ -117,6 +119,28 @@ private func readContainer<Container: MetadataContainer>(_ container: Container.
     guard let again = try? Container.readMetadata(path: path) else { fatalError("a written file cannot be read back") }
     require(again.unreadable.isEmpty, "what was written reads back unreadable: \(again.unreadable)")
     require(again.xmp == blocks.xmp && again.iptc == blocks.iptc, "XMP or IPTC changed on the way")
+}
+
+/// The file with its location removed from every copy, as `stripLocation` rewrites a copy in
+/// place: it reads back, and no GPS is left.
+private func rewriteInPlace<Container: MetadataContainer>(_ container: Container.Type, _ path: String) {
+    guard let rewritten = try? Container.rewritingMetadata(path: path, editing: withoutLocation) else { return }
+    let copy = path + ".rewritten"
+    guard FileManager.default.createFile(atPath: copy, contents: Data(rewritten.bytes)) else { fatalError("cannot write \(copy)") }
+    defer { unlink(copy) }
+    do {
+        let again = try Container.readMetadata(path: copy)
+        require(again.exif?.hasGPS != true, "GPS survived the rewrite")
+    } catch {
+        fatalError("a rewritten file cannot be read back: \(error)")
+    }
+}
+
+/// What `stripLocation` does to each copy's blocks, in MetadataKit's own terms.
+private let withoutLocation = BlockEdit(removesLocation: true) { blocks in
+    blocks.exif?.remove(ExifTag.gpsPointer, from: .ifd0)
+    if let xmp = blocks.xmp, let removal = try? XMPPacket.removingLocation(from: xmp) { blocks.xmp = removal.bytes }
+    if let iptc = blocks.iptc, let removal = try? IPTCBlock.removingLocation(from: iptc) { blocks.iptc = removal.bytes }
 }
 
 // MARK: EXIF

@@ -83,19 +83,23 @@ private func checkPromises(_ pipeline: Pipeline) {
     }
 }
 
-/// Header stages first, a decode before any pixel stage, downsample before transcode, each stage once, write last.
+/// Each stage once, write last, filter before decode, a decode before every stage that shapes
+/// pictures (downsample, transcode, variants, a keep-list without icc or orientation), variants
+/// never beside downsample or transcode, a write after every stage with an effect.
 private func checkStageOrder(_ stages: [Stage]) {
     require(!stages.isEmpty)
     let names = stages.map(\.name)
     require(Set(names).count == names.count, "a stage appears twice: \(names)")
     if let write = names.firstIndex(of: .write) { require(write == names.count - 1, "write is not last: \(names)") }
     if let filter = names.firstIndex(of: .filter), let decode = names.firstIndex(of: .decode) { require(filter < decode) }
-    if let downsample = names.firstIndex(of: .downsample), let transcode = names.firstIndex(of: .transcode) {
-        require(downsample < transcode, "transcode runs before downsample: \(names)")
+    if names.contains(.variants) {
+        require(!names.contains(.downsample) && !names.contains(.transcode), "variants beside downsample or transcode: \(names)")
     }
-    for (index, name) in names.enumerated() where [.downsample, .transcode, .stripMetadata].contains(name) {
-        require(names[..<index].contains(.decode), "\(name) runs before decode: \(names)")
-        require(names.contains(.write), "\(name) has no write after it: \(names)")
+    for (index, stage) in stages.enumerated() {
+        var shapes = [.downsample, .transcode, .variants].contains(stage.name)
+        if case .stripMetadata(.keep(let kept)) = stage { shapes = !kept.contains(.icc) || !kept.contains(.orientation) }
+        if shapes { require(names[..<index].contains(.decode), "\(stage.name) runs before decode: \(names)") }
+        if shapes || stage.name == .stripMetadata { require(names.contains(.write), "\(stage.name) has no write after it: \(names)") }
     }
 }
 

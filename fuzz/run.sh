@@ -17,8 +17,8 @@ artifacts=fuzz/.artifacts
 # slips past them in unsafe code and the C libraries underneath (libxml2 for XMLParser).
 swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 # MetadataKit imports the system zlib through CZlib's module map, and so needs it wherever it is
-# compiled or imported; the header fuzzer links -lz.
-swift_flags+=(-I Sources/CZlib)
+# compiled or imported; the header fuzzer links -lz. The modules built here are found in $build.
+swift_flags+=(-I Sources/CZlib -I "$build")
 # The reduce harness is C, with the shim's reduce sources compiled into it (instrumented) and
 # libvips linked as it is: the toolchain's clang, which has libFuzzer.
 c_flags=(-fsanitize=fuzzer,address -O1 -g -I Sources/CMediaShim/include -I Sources/CMediaShim)
@@ -34,12 +34,20 @@ module() { # NAME SOURCES...: an instrumented library module the harnesses impor
         -emit-module -emit-module-path "$build/$name.swiftmodule" -emit-object -o "$build/$name.o" "$@"
 }
 
+format_sources=(Sources/MediaFormats/*.swift)
 pipeline_sources=(Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift)
 metadata_sources=($(find Sources/MetadataKit -name '*.swift' | sort))
-header_sources=(Sources/PipelineModel/*.swift "${metadata_sources[@]}" Sources/MediaBatchCore/Media/FormatSniffer.swift
+header_sources=("${format_sources[@]}" Sources/PipelineModel/*.swift "${metadata_sources[@]}" Sources/MediaBatchCore/Media/FormatSniffer.swift
                 Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift)
 
 reduce_sources=(fuzz/ReduceFuzzer.c Sources/CMediaShim/reduce.c Sources/CMediaShim/reduce_kernels.c)
+
+# swift-crypto (MetadataKit's MD5), as SwiftPM builds it for the package, not instrumented: its
+# module for the compiler, its objects (BoringSSL's C among them) for the linker.
+crypto=.build/release
+crypto_objects() {
+    find "$crypto"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims}.build -name '*.o'
+}
 
 out_of_date() { # BINARY SOURCES...
     local binary=$1; shift
@@ -47,20 +55,26 @@ out_of_date() { # BINARY SOURCES...
 }
 
 build_pipeline() {
-    if out_of_date "$build/pipeline-fuzzer" "${pipeline_sources[@]}"; then
+    if out_of_date "$build/pipeline-fuzzer" "${format_sources[@]}" "${pipeline_sources[@]}"; then
         # The pipeline harness compiles with PipelineModel's sources: one module, internal access.
-        quiet_link swiftc "${swift_flags[@]}" -module-name PipelineFileFuzzer "${pipeline_sources[@]}" -o "$build/pipeline-fuzzer"
+        module MediaFormats "${format_sources[@]}"
+        quiet_link swiftc "${swift_flags[@]}" -module-name PipelineFileFuzzer "${pipeline_sources[@]}" "$build/MediaFormats.o" \
+            -o "$build/pipeline-fuzzer"
     fi
 }
 
 build_header() {
     if out_of_date "$build/header-fuzzer" "${header_sources[@]}"; then
-        # FormatSniffer and GeoPosition import PipelineModel and MetadataKit, so those are modules here.
+        # FormatSniffer and GeoPosition import MediaFormats, PipelineModel and MetadataKit, so those are modules here.
+        swift build -c release --target Crypto >/dev/null
+        module MediaFormats "${format_sources[@]}"
         module PipelineModel Sources/PipelineModel/*.swift
-        module MetadataKit "${metadata_sources[@]}"
-        quiet_link swiftc "${swift_flags[@]}" -I "$build" -module-name HeaderFuzzer \
+        module MetadataKit -I "$crypto/Modules" "${metadata_sources[@]}"
+        # shellcheck disable=SC2046 # one object a word
+        quiet_link swiftc "${swift_flags[@]}" -I "$crypto/Modules" -module-name HeaderFuzzer \
             Sources/MediaBatchCore/Media/FormatSniffer.swift Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift \
-            "$build/PipelineModel.o" "$build/MetadataKit.o" -lFoundationXML -lz -o "$build/header-fuzzer"
+            "$build/MediaFormats.o" "$build/PipelineModel.o" "$build/MetadataKit.o" $(crypto_objects) -lFoundationXML -lz \
+            -o "$build/header-fuzzer"
     fi
 }
 
