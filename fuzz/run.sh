@@ -138,7 +138,7 @@ while ((SECONDS < deadline)); do
 done
 rm -f "$log.process"
 # Keep only what adds coverage to the committed corpus, cut to 8 KiB so that it stays small.
-"$fuzzer" $(options "$command") -max_len=8192 -merge=1 "fuzz/corpus/$command" "$artifacts/work-$command" >"$log.merge" 2>&1
+"$fuzzer" $(options "$command") -max_len=8192 -merge=1 -artifact_prefix="$artifacts/$command/" "fuzz/corpus/$command" "$artifacts/work-$command" >"$log.merge" 2>&1
 # Executions add up over the processes (a process ended by a finding counts to its last status
 # line); coverage and corpus size are the last process's.
 awk '/^#[0-9]+/ { last = substr($1, 2); for (i = 2; i < NF; i++) if ($i ~ /^(cov|ft|corp|exec\/s):$/) stat[$i] = $(i + 1) }
