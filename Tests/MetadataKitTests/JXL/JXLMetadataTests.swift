@@ -16,12 +16,14 @@ final class JXLMetadataTests: XCTestCase {
     func testWrapsTheCodestreamWithEachBlockOnce() throws {
         let encoded = try ContainerFixtures.libvipsCopy(of: everywhere, as: "jxl")
         let codestream = try ContainerFixtures.bytes(encoded)
-        XCTAssertEqual(Array(codestream.prefix(2)), [0xFF, 0x0A], "libvips writes a bare codestream")
+        // libvips 8.14 writes a bare codestream, 8.16 a container with the codestream in `jxlp` parts.
+        let parts = codestream.starts(with: [0xFF, 0x0A]) ? ["jxlc"] : try boxTypes(codestream).filter { $0.hasPrefix("jxl") }
+        XCTAssertFalse(parts.isEmpty)
         var blocks = try WebPMetadata.readMetadata(path: everywhere)
         blocks.iptc = [0x1C, 2, 90, 0, 3] + Array("Ely".utf8)
         let written = try JXLMetadata.writingMetadata(blocks, into: codestream)
         XCTAssertEqual(written.notCarried, ["IPTC"])
-        XCTAssertEqual(try boxTypes(written.bytes), ["JXL ", "ftyp", "Exif", "xml ", "jxlc"])
+        XCTAssertEqual(try boxTypes(written.bytes), ["JXL ", "ftyp", "Exif", "xml "] + parts)
         let path = try ContainerFixtures.write(written.bytes, as: "written.jxl")
         try ContainerFixtures.assertKept(in: path, makerNoteOf: everywhere, profile: nil)
         XCTAssertEqual(try ContainerFixtures.exiftoolValues("XMP-photoshop:City", in: path),
@@ -29,7 +31,7 @@ final class JXLMetadataTests: XCTestCase {
         try ContainerFixtures.assertSamePixels(encoded, path)
 
         let again = try JXLMetadata.writingMetadata(MetadataBlocks(exif: blocks.exif), into: written.bytes)
-        XCTAssertEqual(try boxTypes(again.bytes), ["JXL ", "ftyp", "Exif", "jxlc"], "the old blocks go, the codestream stays")
+        XCTAssertEqual(try boxTypes(again.bytes), ["JXL ", "ftyp", "Exif"] + parts, "the old blocks go, the codestream stays")
         let reread = try JXLMetadata.readMetadata(path: try ContainerFixtures.write(again.bytes, as: "again.jxl"))
         XCTAssertEqual(reread.exif, blocks.exif)
         XCTAssertNil(reread.xmp)
