@@ -76,23 +76,20 @@ def decode_errors(path):
                           capture_output=True, text=True).stderr
 
 inputs = by_path(work / "input.json", root)
-sources_by_stem = {}
-for relative in inputs:
-    sources_by_stem.setdefault(str(Path(relative).with_suffix("")), []).append(relative)
 had_location = {relative for relative in inputs if location(root / relative)}
 totals = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0}
 for format in formats:
     base = work / f"out-{format}"
     outputs = by_path(work / f"output-{format}.json", base) if base.exists() else {}
     report = json.load(open(work / f"report-{format}.json"))
+    # Each output's input, as the run reports it: inputs share stems (`x.jpg`, `x.avif`).
+    source_of = {item["output"]: item["input"] for item in report["items"] if item.get("output")}
     counts = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0}
     for relative, after in sorted(outputs.items()):
         if relative.startswith(".mediabatch"):
             continue
         suffix = Path(relative).suffix.lower()
-        candidates = sources_by_stem.get(str(Path(relative).with_suffix("")), [])
-        same_kind = [c for c in candidates if (Path(c).suffix.lower() in VIDEO) == (suffix in VIDEO)]
-        source = (same_kind or candidates or [None])[0]
+        source = source_of.get(relative)
         if source is None:
             print(f"{format}: no input for {relative}"); continue
         before = inputs[source]
