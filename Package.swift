@@ -13,16 +13,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
-        // C is quarantined here: three system libraries, one shim, and the modules that import them
+        // C is quarantined here: four system libraries, one shim, and the modules that import them
         // (the two thin wrappers; MetadataKit, zlib alone).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libheif itself, for what libvips' heifload does not give: a HEIC's auxiliary images (gain maps).
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Headers only (no pkgConfig, so no -lavformat): AVFormatKit opens the library at run time.
         .systemLibrary(name: "CAVFormat", providers: [.apt(["libavformat-dev"])]),
         // zlib for MetadataKit's compressed PNG text: the inflate libpng and exiftool use, not one of our
         // own. No pkgConfig: zlib.h and libz are on the default paths.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
-        .target(name: "VipsKit", dependencies: ["CVips", "CMediaShim", "MediaFormats"]),
+        .target(name: "VipsKit", dependencies: ["CVips", "CHeif", "CMediaShim", "MediaFormats"]),
         .target(name: "AVFormatKit", dependencies: ["CAVFormat"]),
 
         // Swift from here on (MetadataKit calls zlib through CZlib).

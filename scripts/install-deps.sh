@@ -3,7 +3,7 @@
 #
 #   scripts/install-deps.sh [--toolchain] [--package] [PACKAGE...]
 #
-# By default: libvips (with libheif, libexif), libavformat's and zlib's headers, the C libraries; exiftool,
+# By default: libvips (with libheif, libexif), libheif's, libavformat's and zlib's headers, the C libraries; exiftool,
 # ffprobe, heif-info and djxl, which the tests read outputs back with (and sqlite3, which damages a state database), independently of libvips; python3-venv, for the
 # reference implementations tests compare with (PyPI: jsonschema, thumbhash). --toolchain adds what
 # the Swift toolchain itself needs on a bare Debian (a debootstrap root: a machine with Swift
@@ -33,7 +33,7 @@ case "${VERSION_CODENAME:-}" in
   *) echo "install-deps: Debian ${VERSION_CODENAME:-?} is not one mediabatch knows (bookworm, trixie)" >&2; exit 1 ;;
 esac
 
-packages=(pkg-config libsqlite3-dev libvips-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev
+packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev
           libimage-exiftool-perl libheif-examples libjxl-tools ffmpeg sqlite3 python3 python3-venv "${heif_encoders[@]}")
 if $with_toolchain; then
   # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime, with gold
