@@ -52,4 +52,7 @@ public struct FormatRow: Sendable {
     public let honoursExifOrientation: Bool
     /// One line for `mediabatch` to say what it is.
     public let help: String
+    /// Whether its outputs carry an HDR photo's gain map (JPEG: as Ultra HDR, the SDR picture
+    /// with the gain map in MPF). libheif 1.15 and 1.23 write no gain map in HEIF or AVIF.
+    public var carriesGainMap = false
 }

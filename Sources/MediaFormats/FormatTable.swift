@@ -16,7 +16,7 @@ public enum FormatTable {
         FormatRow(format: .jpeg, kind: .still, extensions: ["jpg", "jpeg", "jpe"], magic: .prefix([[0xFF, 0xD8, 0xFF]]),
                   decoder: .jpeg, encoder: .init(codec: .jpeg, quality: .init(range: 1...100, default: 80), effort: nil, bytesPerPixel: 0.5),
                   container: .jpeg, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: true), honoursExifOrientation: true,
-                  help: "JPEG: lossy; EXIF and XMP in APP1, IPTC in APP13"),
+                  help: "JPEG: lossy; EXIF and XMP in APP1, IPTC in APP13; HDR as Ultra HDR (a gain map in MPF)", carriesGainMap: true),
         FormatRow(format: .png, kind: .still, extensions: ["png"], magic: .prefix([[0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]]),
                   decoder: .png, encoder: .init(codec: .png, quality: nil, effort: nil, bytesPerPixel: 0.5),
                   container: .png, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: false), honoursExifOrientation: true,

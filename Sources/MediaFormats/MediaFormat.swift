@@ -23,4 +23,5 @@ public enum MediaFormat: String, CaseIterable, Codable, Sendable {
     /// The encoder's CPU effort, where it has one worth choosing.
     public var effort: FormatRow.Setting? { row.encoder?.effort }
     public var isLossy: Bool { quality != nil }
+    public var carriesGainMap: Bool { row.carriesGainMap }
 }

@@ -29,4 +29,6 @@ public enum Defaults {
     public static let placeholder: Stage.Placeholder? = nil
     /// A Live Photo stays a pair unless the pipeline says otherwise.
     public static let livePhotoVideo = Stage.LivePhotoVideo.keepWithStill
+    /// An HDR photo stays HDR wherever its output format can say so.
+    public static let hdr = Stage.HDR.keep
 }

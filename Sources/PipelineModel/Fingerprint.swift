@@ -10,6 +10,7 @@ extension MediaMatch {
         case .kind(let kind): return "kind(\(kind.rawValue))"
         case .format(let formats): return "format(\(formats.map(\.rawValue).sorted().joined(separator: ",")))"
         case .hasLocation(let value): return "hasLocation(\(value))"
+        case .hasGainMap(let value): return "hasGainMap(\(value))"
         case .minPixels(let value): return "minPixels(\(value))"
         case .maxPixels(let value): return "maxPixels(\(value))"
         case .capturedAfter(let date): return "capturedAfter(\(Int64(date.timeIntervalSince1970)))"
@@ -32,17 +33,22 @@ extension Stage {
         case .transcode(let options):
             let from = options.from.map { $0.map(\.rawValue).sorted().joined(separator: ",") } ?? "*"
             let effort = options.effort.map { ",effort=\($0)" } ?? ""
-            return "transcode(\(from)->\(options.to.rawValue),q=\(options.quality)\(effort))"
+            return "transcode(\(from)->\(options.to.rawValue),q=\(options.quality)\(effort)\(options.hdr.fingerprint))"
         case .variants(let variants):
             func listed(_ values: [MediaFormat: Int]) -> String {
                 values.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue):\($0.value)" }.joined(separator: ",")
             }
             return "variants(sizes=\(variants.sizes.map(String.init).joined(separator: ",")),"
                 + "formats=\(variants.formats.map(\.rawValue).joined(separator: ",")),quality=\(listed(variants.quality)),"
-                + "effort=\(listed(variants.effort)),placeholder=\(variants.placeholder?.rawValue ?? "none"))"
+                + "effort=\(listed(variants.effort)),placeholder=\(variants.placeholder?.rawValue ?? "none")\(variants.hdr.fingerprint))"
         case .stripMetadata(.remove(let groups)): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
         case .stripMetadata(.keep(let kept)): return "stripMetadata(keep:\(kept.map(\.rawValue).sorted().joined(separator: ",")))"
         case .write(let options): return "write(\(options.path.text))"
         }
     }
+}
+
+extension Stage.HDR {
+    /// Empty for the default, so pipelines written before the option keep their fingerprints.
+    var fingerprint: String { self == Defaults.hdr ? "" : ",hdr=\(rawValue)" }
 }

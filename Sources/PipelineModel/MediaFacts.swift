@@ -28,6 +28,7 @@ public struct MediaFacts: Equatable, Sendable {
     public var format: MediaFormat
     public var kinds: Set<MediaKind>
     public var hasLocation: Bool
+    public var hasGainMap = false
     public var width: Int?
     public var height: Int?
     public var capture: Capture?

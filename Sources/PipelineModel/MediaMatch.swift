@@ -7,6 +7,8 @@ public indirect enum MediaMatch: Equatable, Sendable {
     case kind(MediaKind)
     case format(Set<MediaFormat>)
     case hasLocation(Bool)
+    /// An HDR photo's gain map travels with the image (Apple's, Ultra HDR, ISO 21496-1).
+    case hasGainMap(Bool)
     case minPixels(Int)
     case maxPixels(Int)
     /// Captured at or after this instant.
@@ -26,6 +28,7 @@ public indirect enum MediaMatch: Equatable, Sendable {
         case .kind(let kind): return facts.kinds.contains(kind)
         case .format(let formats): return formats.contains(facts.format)
         case .hasLocation(let expected): return facts.hasLocation == expected
+        case .hasGainMap(let expected): return facts.hasGainMap == expected
         case .minPixels(let minimum): return facts.pixels.map { $0 >= minimum } ?? false
         case .maxPixels(let maximum): return facts.pixels.map { $0 <= maximum } ?? false
         case .capturedAfter(let date): return facts.capture.map { $0.date >= date } ?? false
@@ -55,6 +58,8 @@ extension MediaMatch {
             "The format sniffed from the file's bytes is this one or one of these."),
         Key("hasLocation", ValueSyntax.boolean.map(MediaMatch.hasLocation), .required,
             "Whether the item carries a location (EXIF GPS, XMP, IPTC, QuickTime keys and atoms)."),
+        Key("hasGainMap", ValueSyntax.boolean.map(MediaMatch.hasGainMap), .required,
+            "Whether the image carries an HDR gain map: Apple's (HEIC or JPEG), Ultra HDR or ISO 21496-1 (JPEG), or a HEIF tmap."),
         Key("minPixels", ValueSyntax.positiveInteger.map(MediaMatch.minPixels), .required,
             "Width × height is at least this. Items with unknown dimensions never match."),
         Key("maxPixels", ValueSyntax.positiveInteger.map(MediaMatch.maxPixels), .required,

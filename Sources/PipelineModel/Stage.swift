@@ -38,6 +38,8 @@ public enum Stage: Equatable, Sendable {
         public var quality: Int
         /// The encoder's effort, for a format that has one (`MediaFormat.effort`).
         public var effort: Int?
+        /// What becomes of a gain map (an HDR photo's): kept where the output format carries one.
+        public var hdr: HDR = Defaults.hdr
 
         public func applies(to format: MediaFormat) -> Bool {
             !format.isVideo && from?.contains(format) ?? true
@@ -54,6 +56,16 @@ public enum Stage: Equatable, Sendable {
         /// The effort of each format among `formats` that has one.
         public var effort: [MediaFormat: Int]
         public var placeholder: Placeholder?
+        /// What becomes of a gain map, in every variant.
+        public var hdr: HDR = Defaults.hdr
+    }
+
+    /// An HDR photo's gain map in the outputs of `transcode` and `variants`.
+    public enum HDR: String, CaseIterable, Codable, Sendable {
+        /// Written where the output format carries one (JPEG, as Ultra HDR), resized with the picture.
+        case keep
+        /// SDR only: smaller files.
+        case drop
     }
 
     /// A tiny preview of each item for the manifest, shown blurred while the real image loads.
@@ -104,6 +116,27 @@ extension Stage.Variants {
             + "image's own collapse into one at its size, under the smallest of them), each as " + formats.joined(separator: ", ")
             + "; one decode an image, sRGB, upright"
         if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
-        return text
+        return text + "; " + hdr.explanation(formats: self.formats)
+    }
+}
+
+extension Stage.Transcode {
+    /// What the stage makes, in words, for `mediabatch validate`.
+    public var explanation: String {
+        let from = self.from.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? "every image"
+        let settings = [quality.description].map { "q\($0)" } + [effort.map { "effort \($0)" }].compactMap { $0 }
+        return "\(from) → \(to.rawValue) \(settings.joined(separator: " ")), sRGB; " + hdr.explanation(formats: [to])
+    }
+}
+
+extension Stage.HDR {
+    /// What becomes of an HDR photo's gain map in `formats`.
+    func explanation(formats: [MediaFormat]) -> String {
+        let carrying = formats.filter(\.carriesGainMap).map(\.rawValue)
+        switch self {
+        case .drop: return "gain maps dropped (SDR only)"
+        case .keep where carrying.isEmpty: return "gain maps dropped: \(formats.map(\.rawValue).joined(separator: ", ")) carries none"
+        case .keep: return "gain maps kept in \(carrying.joined(separator: ", ")) (Ultra HDR), resized with the picture"
+        }
     }
 }

@@ -59,23 +59,23 @@ extension StageSyntax {
         spelling: "transcode", name: .transcode,
         help: "Converts images (those in from, or all) to sRGB in another format.",
         options: [TranscodeKeys.from.described, TranscodeKeys.to.described, TranscodeKeys.quality.described,
-                  TranscodeKeys.effort.described]) { object in
+                  TranscodeKeys.effort.described, HDRKeys.hdr.described]) { object in
             let to = try object.value(TranscodeKeys.to)
             return .transcode(.init(from: try object.optionalValue(TranscodeKeys.from).map(Set.init), to: to,
                                     quality: try object.optionalValue(TranscodeKeys.quality) ?? to.quality?.default ?? Defaults.keptFormatQuality,
-                                    effort: try object.effort(for: to)))
+                                    effort: try object.effort(for: to), hdr: try object.value(HDRKeys.hdr)))
         }
 
     static let variants = StageSyntax(
         spelling: "variants", name: .variants,
         help: "One decode, many outputs: every size in every format, upright, sRGB, never upscaled; in place of downsample and transcode.",
         options: [VariantsKeys.sizes.described, VariantsKeys.formats.described, VariantsKeys.quality.described,
-                  VariantsKeys.effort.described, VariantsKeys.placeholder.described]) { object in
+                  VariantsKeys.effort.described, VariantsKeys.placeholder.described, HDRKeys.hdr.described]) { object in
             let formats = try object.value(VariantsKeys.formats)
             return .variants(.init(sizes: try object.value(VariantsKeys.sizes), formats: formats,
                                    quality: try object.perFormat(VariantsKeys.quality, of: formats, default: \.quality),
                                    effort: try object.perFormat(VariantsKeys.effort, of: formats, default: \.effort),
-                                   placeholder: try object.optionalValue(VariantsKeys.placeholder)))
+                                   placeholder: try object.optionalValue(VariantsKeys.placeholder), hdr: try object.value(HDRKeys.hdr)))
         }
 
     static let stripMetadata = StageSyntax(
@@ -142,6 +142,13 @@ enum VariantsKeys {
                                 + "\(FormatTable.defaults(\.effort))): lower is faster, with larger files.")
     static let placeholder = Key("placeholder", ValueSyntax<Stage.Placeholder>.choice("a placeholder"), .noDefault,
                                  "thumbhash: a ThumbHash of each item in the manifest, for blurred previews.")
+}
+
+enum HDRKeys {
+    static let hdr = Key("hdr", ValueSyntax<Stage.HDR>.choice("keep or drop"), .value(Defaults.hdr),
+                         "An HDR photo's gain map: keep writes it where the output format carries one (JPEG, as Ultra HDR: "
+                         + "SDR viewers see the same picture, HDR screens brighter highlights), resized with the picture; "
+                         + "drop writes SDR only, smaller.")
 }
 
 enum StripMetadataKeys {
