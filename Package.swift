@@ -47,7 +47,7 @@ let package = Package(
         ]),
 
         // Fixture paths, process running, exiftool, goldens, pixel statistics, reports read back: shared by the test targets below.
-        .target(name: "TestSupport", dependencies: ["VipsKit", "MediaBatchCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["VipsKit", "MediaBatchCore"], path: "Tests/TestSupport", exclude: ["hdr_reference.py"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"]),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
