@@ -1,0 +1,31 @@
+import CMediaShim
+import CVips
+
+/// What an HDR photo's gain map needs beyond a picture's operations: it arrives as the bytes of
+/// a JPEG embedded in the file (MPF), carries no orientation of its own (it follows its
+/// primary's), and Apple's are stored on another curve than the one Ultra HDR writes.
+extension VImage {
+    /// The JPEG in `bytes`, decoded into memory at once. Not counted as a decode of the file:
+    /// the file's primary image is what `decodes` counts.
+    public static func decodingJPEG(_ bytes: [UInt8]) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try build { try check(bytes.withUnsafeBytes { mb_vips_jpeg_decode_memory($0.baseAddress, $0.count, &out) }, "jpegload_buffer") }
+        return VImage(owning: out!)
+    }
+
+    /// Turned and flipped as EXIF's `orientation` (1...8) says, whatever this image's own field.
+    public func oriented(_ orientation: Int) throws -> VImage {
+        guard orientation != 1 else { return self }
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_vips_oriented(pointer, Int32(orientation), &out), "autorot") }
+        return VImage(owning: out!)
+    }
+
+    /// Each 8-bit sample `s` replaced by `table[s]` (256 entries).
+    public func mapped(through table: [UInt8]) throws -> VImage {
+        precondition(table.count == 256, "a table for every 8-bit value")
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_vips_map_uchar(pointer, table, &out), "maplut") }
+        return VImage(owning: out!)
+    }
+}
