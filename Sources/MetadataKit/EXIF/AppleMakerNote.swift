@@ -6,6 +6,10 @@ public struct AppleMakerNote: Sendable {
     public static let burstUUIDTag: UInt16 = 0x000B
     /// 3 for an HDR capture, 4 for the normal exposure kept beside it (exiftool's HDRImageType).
     public static let hdrImageTypeTag: UInt16 = 0x000A
+    /// The two values Apple's formula turns into an HDR headroom (exiftool's HDRHeadroom and
+    /// HDRGain; "maker33" and "maker48" in Apple's documentation): see `AppleHDR.headroom`.
+    public static let hdrHeadroomTag: UInt16 = 0x0021
+    public static let hdrGainTag: UInt16 = 0x0030
 
     private let note: [UInt8]
     private let bigEndian: Bool
@@ -33,6 +37,18 @@ public struct AppleMakerNote: Sendable {
         case 9: return note.uint32(at: at + 8, bigEndian: bigEndian).map { Int(Int32(bitPattern: $0)) }
         default: return nil
         }
+    }
+
+    /// A single RATIONAL or SRATIONAL value, stored where the entry points (offsets count from
+    /// the start of the note); nil for a zero denominator.
+    public func rational(_ tag: UInt16) -> Double? {
+        guard let at = entry(tag), note.uint32(at: at + 4, bigEndian: bigEndian) == 1,
+              let type = note.uint16(at: at + 2, bigEndian: bigEndian), type == 5 || type == 10,
+              let start = note.uint32(at: at + 8, bigEndian: bigEndian).map(Int.init),
+              let numerator = note.uint32(at: start, bigEndian: bigEndian),
+              let denominator = note.uint32(at: start + 4, bigEndian: bigEndian), denominator != 0 else { return nil }
+        return type == 5 ? Double(numerator) / Double(denominator)
+            : Double(Int32(bitPattern: numerator)) / Double(Int32(bitPattern: denominator))
     }
 
     /// An ASCII value from the note's IFD.

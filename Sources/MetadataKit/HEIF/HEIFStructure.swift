@@ -12,6 +12,8 @@ public struct HEIFStructure: Equatable, Sendable {
     public let auxiliaryTypes: [String]
     /// Entity group types (`grpl` children), e.g. `ster` for a stereo pair.
     public let entityGroupTypes: [String]
+    /// Which gain map the primary image has, if any (`HEIFGainMap`).
+    public let gainMapKind: GainMapKind?
 
     /// An image sequence (HEIF `msf1`/`hevs`, AVIF `avis`) keeps its frames in a `moov` track.
     public static func isSequence(_ structure: HEIFStructure) -> Bool {
@@ -33,7 +35,7 @@ public struct HEIFStructure: Equatable, Sendable {
         }
         brands = Self.brands(try handle.readBytes(at: ftyp.start, count: ftyp.size), ftyp)
         guard let metaBox = boxes.first(where: { $0.type == "meta" }) else {
-            (itemTypes, auxiliaryTypes, entityGroupTypes) = ([], [], [])
+            (itemTypes, auxiliaryTypes, entityGroupTypes, gainMapKind) = ([], [], [], nil)
             return
         }
         guard metaBox.size <= Self.largestMeta else {
@@ -52,6 +54,7 @@ public struct HEIFStructure: Equatable, Sendable {
                 return String(decoding: text, as: UTF8.self)
             }
         } ?? []
+        gainMapKind = HEIFGainMap.kind(meta: bytes, children: children)
         entityGroupTypes = try children.first { $0.type == "grpl" }.map {
             try ISOBox.boxes(in: bytes, $0.payloadStart..<$0.end).map(\.type)
         } ?? []

@@ -32,15 +32,25 @@ public struct JPEGStructure: Equatable, Sendable {
     static let auxiliaryHeadLength = 64 << 10
     static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
+    /// The ISO 21496-1 metadata (after its URN) in the heads of the pictures after the primary
+    /// one: how a gain map without XMP says what it is.
+    public let auxiliaryISO21496: [[UInt8]]
+
     /// The XMP packet in the head of an embedded JPEG, if it has one.
     static func xmpPacket(inHeadOf jpeg: [UInt8]) -> [UInt8]? {
+        payload(marker: 0xE1, signature: xmpSignature, inHeadOf: jpeg)
+    }
+
+    /// The payload, after `signature`, of the first `marker` segment opening with it in the head
+    /// of an embedded JPEG.
+    static func payload(marker: UInt8, signature: [UInt8], inHeadOf jpeg: [UInt8]) -> [UInt8]? {
         guard jpeg.starts(with: [0xFF, 0xD8]) else { return nil }
         var offset = 2
         while offset + 4 <= jpeg.count, jpeg[offset] == 0xFF, jpeg[offset + 1] != 0xDA,
               let length = jpeg.uint16(at: offset + 2).map(Int.init), length >= 2 {
             let payload = offset + 4..<min(offset + 2 + length, jpeg.count)
-            if jpeg[offset + 1] == 0xE1, jpeg[payload].starts(with: xmpSignature) {
-                return Array(jpeg[payload].dropFirst(xmpSignature.count))
+            if jpeg[offset + 1] == marker, jpeg[payload].starts(with: signature) {
+                return Array(jpeg[payload].dropFirst(signature.count))
             }
             offset += 2 + length
         }
@@ -85,11 +95,12 @@ public struct JPEGStructure: Equatable, Sendable {
             offset = payloadStart + length - 2
         }
         self.pictures = pictures
-        auxiliaryXMP = pictures.dropFirst().compactMap { picture in
+        let heads = pictures.dropFirst().compactMap { picture -> [UInt8]? in
             guard picture.offset > 0, picture.offset < fileSize else { return nil }
-            return (try? Self.read(handle, at: picture.offset, count: min(Self.auxiliaryHeadLength, fileSize - picture.offset)))
-                .flatMap(Self.xmpPacket(inHeadOf:))
+            return try? Self.read(handle, at: picture.offset, count: min(Self.auxiliaryHeadLength, fileSize - picture.offset))
         }
+        auxiliaryXMP = heads.compactMap(Self.xmpPacket(inHeadOf:))
+        auxiliaryISO21496 = heads.compactMap { Self.payload(marker: 0xE2, signature: ISO21496.namespace, inHeadOf: $0) }
         samsungTrailerTypes = Self.samsungTrailerTypes(handle, fileSize: fileSize)
     }
 

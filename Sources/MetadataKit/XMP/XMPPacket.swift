@@ -82,6 +82,17 @@ public enum XMPPacket {
         }
     }
 
+    /// The packet, as UTF-8, without the properties (and the attributes of structures) in
+    /// `namespaces`, nor the `rdf:Description`s left empty: how a writer that owns those
+    /// namespaces clears what an earlier one wrote, and writes it again without leaving husks.
+    ///
+    /// - Throws: `MetadataFormatError` when the packet is not well-formed XML.
+    static func removingProperties(inNamespaces namespaces: Set<String>, from packet: [UInt8]) throws -> [UInt8] {
+        let removed = try removing(from: packet) { namespaces.contains($0.namespace) ? $0.qualifiedName : nil }
+        guard let removed else { return try sourceAndText(of: packet).text }
+        return try removingEmptyDescriptions(from: removed.bytes)
+    }
+
     /// A property by namespace URI and local name.
     public struct PropertyName: Hashable, Sendable {
         public let namespace: String
