@@ -38,13 +38,13 @@ final class ItemContext {
     }
 
     /// The file's primary picture as its header describes it; nil for a movie.
-    var pictureSource: Picture.Source? {
-        guard let image = image?.image else { return nil }
+    private(set) lazy var pictureSource: Picture.Source? = {
+        guard case .image(let image, _, let structure)? = try? header.get().content else { return nil }
         let profile = image.iccProfile
         return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
                               needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
-                              hasProfile: profile != nil)
-    }
+                              hasProfile: profile != nil, gainMap: structure.gainMap)
+    }()
 }
 
 /// What a header stage throws when the item is not for this pipeline: skipped, not failed.

@@ -1,3 +1,6 @@
+import MetadataKit
+import PipelineModel
+
 /// A picture as the stages have shaped it, planned from the file's header before any pixel is
 /// decoded: the file's primary image, turned upright, fitted and converted to sRGB as they asked.
 /// Stages map pictures to pictures in whatever order a pipeline lists them, and each operation is
@@ -17,6 +20,8 @@ struct Picture: Codable, Hashable, Sendable {
         let needsConversion: Bool
         /// Any ICC profile at all, sRGB's included.
         let hasProfile: Bool
+        /// An HDR photo's gain map, where the file has one mediabatch can read.
+        var gainMap: GainMapKind? = nil
 
         /// As shown: orientations 5–8 turn the image a quarter.
         var upright: PixelSize { (5...8).contains(orientation) ? PixelSize(width: stored.height, height: stored.width) : stored }
@@ -33,10 +38,14 @@ struct Picture: Codable, Hashable, Sendable {
     private(set) var isConverted = false
     /// Encoded again even where no pixel changes: `transcode` asks for its format and quality.
     private(set) var isReencoded = false
+    /// Its gain map goes with it, shaped as it is, where the output format carries one; `hdr:
+    /// "drop"` leaves it out.
+    private(set) var keepsGainMap: Bool
 
     init(source: Source) {
         self.source = source
         size = source.stored
+        keepsGainMap = source.gainMap != nil
     }
 
     /// No stage changed it: the file's own coded image is what `write` keeps.
@@ -83,6 +92,13 @@ struct Picture: Codable, Hashable, Sendable {
         var converted = inSRGB()
         converted.isConverted = converted.isConverted || source.hasProfile
         return converted
+    }
+
+    /// As `hdr` asks: with its gain map, or SDR only.
+    func keepingGainMap(_ hdr: Stage.HDR) -> Picture {
+        var kept = self
+        kept.keepsGainMap = keepsGainMap && hdr == .keep
+        return kept
     }
 
     func reencoded() -> Picture {

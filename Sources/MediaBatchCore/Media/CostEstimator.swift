@@ -21,16 +21,20 @@ public enum CostEstimator {
         public var width: Int
         public var height: Int
         public var bitsPerSample: Int
+        /// An HDR photo's gain map is read too.
+        public var hasGainMap: Bool
 
-        public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int) {
+        public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int, hasGainMap: Bool = false) {
             self.format = format
             self.width = width
             self.height = height
             self.bitsPerSample = bitsPerSample
+            self.hasGainMap = hasGainMap
         }
 
-        init(format: MediaFormat, image: VImage) {
-            self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample)
+        init(format: MediaFormat, image: VImage, picture: Picture.Source?) {
+            self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample,
+                      hasGainMap: picture?.gainMap != nil)
         }
     }
 
@@ -39,13 +43,20 @@ public enum CostEstimator {
         let depth = Double(max(8, header.bitsPerSample)) / 8
         switch header.format.row.decodeCost {
         case .wholeFrame(let perPixel):
-            return fixedBytes + Int(pixels * perPixel * depth)
+            return fixedBytes + Int(pixels * perPixel * depth) + gainMapBytes(header)
         case .streaming(let perPixel, let shrinksOnLoad):
             let shrink = shrinksOnLoad ? Double(jpegShrinkOnLoad(header, maxPixelSize: maxPixelSize)) : 1
-            return fixedBytes + Int(pixels / (shrink * shrink) * perPixel * depth)
+            return fixedBytes + Int(pixels / (shrink * shrink) * perPixel * depth) + gainMapBytes(header)
         case .none:
             return copyBytes
         }
+    }
+
+    /// A gain map is decoded whole, into memory, with its converted and resized copies: a byte a
+    /// pixel of the picture bounds it (Apple's are one band at half size, a quarter byte a pixel;
+    /// Ultra HDR's one or three bands at a quarter size or less).
+    static func gainMapBytes(_ header: ImageHeader) -> Int {
+        header.hasGainMap ? header.width * header.height : 0
     }
 
     /// libjpeg can decode at 1/2, 1/4 or 1/8 scale; libvips uses it when the reduction allows,

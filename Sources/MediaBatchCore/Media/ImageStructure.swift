@@ -21,3 +21,14 @@ enum ImageStructure {
         }
     }
 }
+
+extension ImageStructure {
+    /// The HDR gain map the file carries for its primary image, read from its structure alone.
+    var gainMap: GainMapKind? {
+        switch self {
+        case .jpeg(let jpeg): return jpeg.gainMapKind
+        case .heif(let heif): return heif.gainMapKind
+        case .png, .none: return nil
+        }
+    }
+}

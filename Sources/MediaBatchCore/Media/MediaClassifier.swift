@@ -17,6 +17,7 @@ enum MediaClassifier {
             let evidence = ImageEvidence(path: input.path, image: image, metadata: metadata, structure: structure, format: format)
             facts.kinds.formUnion(evidence.kinds)
             facts.hasLocation = !metadata.locationSources.isEmpty
+            facts.hasGainMap = structure.gainMap != nil
             facts.width = image.width
             facts.height = image.height
             facts.make = metadata.exif?.string(ExifTag.make, in: .ifd0)

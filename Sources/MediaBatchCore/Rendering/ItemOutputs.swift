@@ -12,6 +12,7 @@ final class ItemOutputs {
     private let item: ItemContext
     private let plan: ItemPlan
     private let renderer: PictureRenderer
+    private let gainMaps: GainMapRenderer
     /// The item's metadata, every copy merged, with the planned edits applied: for encoded outputs.
     private lazy var metadata: ImageMetadata? = item.image.map { image in
         var metadata = image.metadata
@@ -29,6 +30,7 @@ final class ItemOutputs {
         self.plan = plan
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
         renderer = PictureRenderer(path: item.input.path, pictures: encoded)
+        gainMaps = GainMapRenderer(item)
     }
 
     /// Writes `output`'s file to `path`.
@@ -40,8 +42,9 @@ final class ItemOutputs {
             return
         }
         let image = try renderer.image(for: picture)
-        let encoded = try PictureEncoder.encode(image, metadata, as: output)
-        note((metadata?.removed ?? []) + encoded.notCarried)
+        let gainMap = output.format.carriesGainMap && picture.keepsGainMap ? gainMaps.gainMap(for: picture) : nil
+        let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)
+        note((metadata?.removed ?? []) + encoded.notCarried + gainMapNotes(picture, output, written: gainMap != nil))
         try FileWriting.write(encoded.bytes, to: path)
         hashes[output.path ?? ""] = ContentHash.of(bytes: encoded.bytes)
     }
@@ -54,6 +57,14 @@ final class ItemOutputs {
         } catch let error as VipsError {
             throw StageFailure(.decodeFailed, error.message)
         }
+    }
+
+    /// Why a picture's gain map is not in its output, if it is not.
+    private func gainMapNotes(_ picture: Picture, _ output: PlannedOutput, written: Bool) -> [String] {
+        guard picture.source.gainMap != nil, !written else { return [] }
+        if !picture.keepsGainMap { return ["HDR gain map (hdr: drop)"] }
+        if !output.format.carriesGainMap { return ["HDR gain map: \(output.format.rawValue) has no place for it"] }
+        return gainMaps.dropped.map { [$0] } ?? []
     }
 
     private func note(_ removed: [String]) {

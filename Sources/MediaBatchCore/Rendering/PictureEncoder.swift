@@ -5,10 +5,23 @@ import VipsKit
 
 /// An output's file from its rendered picture, as the output's format writes one: pixels (and the
 /// ICC profile, unless a keep-list dropped it) through the format's codec, then the item's
-/// metadata through the format's container, each block once.
+/// metadata through the format's container, each block once; then, for an HDR photo in a format
+/// that carries one, its gain map (JPEG: Ultra HDR, the map in MPF with its hdrgm and ISO 21496-1
+/// metadata).
 enum PictureEncoder {
     /// The file's bytes, and what the format has no place for (for the report).
-    static func encode(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput) throws -> (bytes: [UInt8], notCarried: [String]) {
+    static func encode(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput,
+                       gainMap: (jpeg: [UInt8], metadata: GainMapMetadata)? = nil) throws -> (bytes: [UInt8], notCarried: [String]) {
+        let encoded = try encode(image, metadata, as: output)
+        guard let gainMap else { return encoded }
+        do {
+            return (try UltraHDR.assemble(primary: encoded.bytes, gainMap: gainMap.jpeg, metadata: gainMap.metadata), encoded.notCarried)
+        } catch let error as MetadataFormatError {
+            throw StageFailure(.encodeFailed, "cannot write the gain map into \(output.path ?? ""): \(error.message)")
+        }
+    }
+
+    private static func encode(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput) throws -> (bytes: [UInt8], notCarried: [String]) {
         guard let codec = output.format.row.encoder?.codec else {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }

@@ -31,7 +31,7 @@ struct DecodeStage: PipelineStage {
     /// shrinks it; a video is copied.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let image = item.image?.image, let source = item.pictureSource else { return }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: nil)
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource), maxPixelSize: nil)
         plan.upright = source.upright
         for index in plan.outputs.indices { plan.outputs[index].picture = Picture(source: source) }
     }

@@ -18,6 +18,6 @@ struct DownsampleStage: PipelineStage {
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let image = item.image?.image, plan.outputs.contains(where: { $0.picture != nil }) else { return }
         plan.mapPictures { $0.fitting(maxPixelSize: maxPixelSize) }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image), maxPixelSize: maxPixelSize)
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource), maxPixelSize: maxPixelSize)
     }
 }

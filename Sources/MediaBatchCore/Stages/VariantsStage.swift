@@ -29,11 +29,11 @@ struct VariantsStage: PipelineStage {
         plan.outputs = variants.flatMap { variant in
             options.formats.map { format in
                 PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality, effort: options.effort[format],
-                              variant: variant, picture: base.resized(to: variant.pixels).inSRGB().reencoded())
+                              variant: variant, picture: base.resized(to: variant.pixels).inSRGB().keepingGainMap(options.hdr).reencoded())
             }
         }
         plan.placeholder = options.placeholder
-        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image),
+        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, picture: item.pictureSource),
                                                      pixels: variants.map(\.pixels), formats: Set(options.formats))
     }
 

@@ -17,6 +17,10 @@ public enum AppleHDR {
     ///                     : (maker48 ≤ 0.01 ? −70·maker48 + 3.0 : −0.303·maker48 + 2.303),
     /// headroom = 2^max(stops, 0). Many photos have tag 0x0021 but no 0x0030: it is then taken as
     /// 0, as libavif and Skia do. Nil when neither source has a usable value.
+    /// For a photo whose headroom is found nowhere: the formula with both MakerNote values 0, as
+    /// libavif does (2^1.8 ≈ 3.48).
+    public static let unknownHeadroom = pow(2, 1.8)
+
     public static func headroom(xmp: [UInt8]?, makerNote: AppleMakerNote?) -> Double? {
         if let xmp, let value = xmpHeadroom(xmp) { return value }
         guard let makerNote, let maker33 = makerNote.rational(AppleMakerNote.hdrHeadroomTag), maker33.isFinite else { return nil }

@@ -65,8 +65,14 @@ public struct JPEGGainMap: Equatable, Sendable {
 extension JPEGStructure {
     /// Whether a picture after the primary one is a gain map by its head alone (its XMP or its
     /// ISO 21496-1 APP2): cheap enough for a filter. Its metadata is not checked.
-    public var hasGainMap: Bool {
-        auxiliaryISO21496.contains { !ISO21496.isVersionOnly($0) }
-            || auxiliaryXMP.contains { HDRGainMapXMP.mentions($0) || AppleHDR.isGainMapXMP($0) }
+    public var hasGainMap: Bool { gainMapKind != nil }
+
+    /// Whose gain map a picture after the primary one is, by its head alone, in the order
+    /// `JPEGGainMap.read` tries them.
+    public var gainMapKind: GainMapKind? {
+        let hdrgm = auxiliaryXMP.contains(where: HDRGainMapXMP.mentions)
+        if auxiliaryISO21496.contains(where: { !ISO21496.isVersionOnly($0) }) { return hdrgm ? .ultraHDR : .iso21496 }
+        if hdrgm { return .ultraHDR }
+        return auxiliaryXMP.contains(where: AppleHDR.isGainMapXMP) ? .apple : nil
     }
 }

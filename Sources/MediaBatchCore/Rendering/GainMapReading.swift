@@ -1,0 +1,55 @@
+import Foundation
+import MediaFormats
+import MetadataKit
+import VipsKit
+
+/// An item's gain map read from its file in the ISO 21496-1 form Ultra HDR writes: a JPEG's from
+/// its MPF picture (Ultra HDR and ISO 21496-1 maps as they are; Apple's remapped), an iPhone
+/// HEIC's from its auxiliary image through libheif (remapped). Each failure is a reason the gain
+/// map is left out, never the item's.
+enum GainMapReading {
+    static func read(_ item: ItemContext) throws -> (image: VImage, metadata: GainMapMetadata) {
+        guard let kind = item.pictureSource?.gainMap else { throw GainMapFailure(reason: "none found") }
+        do {
+            switch (item.format, kind) {
+            case (.jpeg, _): return try jpeg(item.input.path)
+            case (.heic, .apple): return try appleHEIF(item)
+            default: throw GainMapFailure(reason: "\(kind.rawValue) gain maps in \(item.format.rawValue) are not read")
+            }
+        } catch let error as VipsError {
+            throw GainMapFailure(reason: "cannot be decoded (\(error.message))")
+        } catch let error as MetadataFormatError {
+            throw GainMapFailure(reason: error.message)
+        } catch let error as HEIFError {
+            throw GainMapFailure(reason: "cannot be decoded (\(error.message))")
+        }
+    }
+
+    private static func jpeg(_ path: String) throws -> (image: VImage, metadata: GainMapMetadata) {
+        guard let found = try JPEGGainMap.read(path: path) else { throw GainMapFailure(reason: "not found where the file's index says") }
+        let image = try VImage.decodingJPEG(found.jpeg)
+        guard found.kind == .apple else {
+            guard let metadata = found.metadata else { throw GainMapFailure(reason: "its metadata is missing") }
+            return (image, try metadata.validated())
+        }
+        return try apple(image, headroom: found.metadata.map { exp2($0.hdrCapacityMax) })
+    }
+
+    private static func appleHEIF(_ item: ItemContext) throws -> (image: VImage, metadata: GainMapMetadata) {
+        guard let image = try HEIFAuxiliary.image(path: item.input.path, type: AppleHDR.gainMapAuxiliaryType) else {
+            throw GainMapFailure(reason: "libheif finds no auxiliary image of Apple's type")
+        }
+        let metadata = item.image?.metadata
+        return try apple(image, headroom: AppleHDR.headroom(xmp: metadata?.xmp, makerNote: metadata?.exif?.appleMakerNote))
+    }
+
+    /// Apple's map on the ISO curve (see `AppleHDR.recoveryLUT`). A photo whose headroom is
+    /// found nowhere gets Apple's formula with both MakerNote values 0 (2^1.8), as libavif does.
+    private static func apple(_ image: VImage, headroom: Double?) throws -> (image: VImage, metadata: GainMapMetadata) {
+        let headroom = headroom ?? AppleHDR.unknownHeadroom
+        guard image.bands == 1, image.bitsPerSample == 8 else {
+            throw GainMapFailure(reason: "an Apple gain map of \(image.bands) bands of \(image.bitsPerSample) bits is not read")
+        }
+        return (try image.mapped(through: AppleHDR.recoveryLUT(headroom: headroom)), try GainMapMetadata.apple(headroom: headroom).validated())
+    }
+}
