@@ -85,6 +85,8 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var variantSize: Int?
     public var width: Int?
     public var height: Int?
+    /// True where the output carries an HDR gain map; nil otherwise.
+    public var gainMap: Bool?
 
     public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
         self.path = path
@@ -211,6 +213,9 @@ public final class StateStore: @unchecked Sendable {
             // `status` on a million items: counts and failures by status, stale outputs, without a scan.
             try db.create(index: "itemsByStatus", on: "items", columns: ["status", "input"])
             try db.create(index: "outputsByStaleness", on: "outputs", columns: ["stale", "path"])
+        }
+        migrator.registerMigration("v4: gain maps") { db in
+            try db.alter(table: "outputs") { table in table.add(column: "gainMap", .boolean) }
         }
         return migrator
     }

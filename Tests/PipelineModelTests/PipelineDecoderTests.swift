@@ -138,7 +138,7 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "filter", "match": {"format": "bmp"}}"#),
              #"stages[0].match.format: expected a format (one of jpeg, png, gif, webp, tiff, heic, avif, mov, mp4, 3gp), found "bmp""#),
             (stages(#"{"stage": "filter", "match": {"some": ["images"]}}"#),
-             #"stages[0].match.some: unknown condition; expected one of "any", "all", "not", "format", "hasLocation", "minPixels", "maxPixels", "capturedAfter", "capturedBefore", "camera", "name""#),
+             #"stages[0].match.some: unknown condition; expected one of "any", "all", "not", "format", "hasLocation", "hasGainMap", "minPixels", "maxPixels", "capturedAfter", "capturedBefore", "camera", "name""#),
             (stages(#"{"stage": "filter", "match": {"any": []}}"#),
              "stages[0].match.any: expected at least one condition"),
             (stages(#"{"stage": "filter", "match": "images", "livePhotoVideo": "keep"}"#),

@@ -67,6 +67,21 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(Set(onDisk), listed, file: file, line: line)
     }
 
+    /// The manifest marks the variants that carry an HDR gain map: an iPhone HEIC's JPEGs, not
+    /// its WebPs, not another photo's.
+    func testVariantsThatCarryAGainMapAreMarked() throws {
+        let input = Fixtures.temporaryFolder("manifest-input"), output = Fixtures.temporaryFolder("manifest-output")
+        for sample in ["heic/pug.heic", "heic/IMG_1034.heic"] {
+            try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: input.appendingPathComponent((sample as NSString).lastPathComponent).path)
+        }
+        try run(pipelineFile(sizes: [200]), input, output)
+        let manifest = try manifest(output.appendingPathComponent("site/manifest.json"))
+        let marked = manifest.items.flatMap { item in item.variants.map { "\(item.input) \($0.format ?? "") \($0.gainMap == true)" } }
+        XCTAssertEqual(marked.sorted(), ["IMG_1034.heic jpeg false", "IMG_1034.heic webp false", "pug.heic jpeg true", "pug.heic webp false"])
+        let pug = try XCTUnwrap(manifest.items.first { $0.input == "pug.heic" }?.variants.first { $0.format == "jpeg" })
+        XCTAssertEqual(try exiftool(output.appendingPathComponent(pug.path).path, ["-NumberOfImages"])["MPF0:NumberOfImages"] as? Int, 2)
+    }
+
     func testTheManifestIsTheFilesOnDiskRunAfterRun() throws {
         let input = try library(), output = Fixtures.temporaryFolder("manifest-output")
         let manifestFile = output.appendingPathComponent("site/manifest.json")

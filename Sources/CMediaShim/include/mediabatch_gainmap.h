@@ -7,8 +7,9 @@
 #include <vips/vips.h>
 
 /* The JPEG in `data` decoded into memory (fail_on=error): the caller's bytes may go as soon as
- * this returns, which a lazy vips_jpegload_buffer image would still read. */
-int mb_vips_jpeg_decode_memory(const void *data, size_t length, VipsImage **out);
+ * this returns, which a lazy vips_jpegload_buffer image would still read. Refused, from its
+ * header, when it has more than `max_pixels` pixels: a gain map is no larger than its picture. */
+int mb_vips_jpeg_decode_memory(const void *data, size_t length, double max_pixels, VipsImage **out);
 
 /* `in` turned and flipped as EXIF `orientation` (1-8) says: vips_autorot reads the orientation
  * from the image, and a gain map's own JPEG carries none (it follows its primary's). */

@@ -50,6 +50,8 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     /// Set by the header phase when an earlier run wrote this very output from the same recipe
     /// and it is still as written: `write` leaves it alone.
     var reused = false
+    /// Set by `write` when the picture's gain map was to go in and could not be read.
+    var gainMapLeftOut = false
 
     struct Variant: Codable, Hashable, Sendable {
         let size: Int
@@ -63,12 +65,19 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         picture.map { $0.isUntouched && self.format == format } ?? true
     }
 
+    /// The picture's gain map goes in (an HDR photo, in a format that carries one).
+    var plansGainMap: Bool { picture?.keepsGainMap == true && format.carriesGainMap }
+
+    /// The output carries its picture's gain map, as written.
+    var carriesGainMap: Bool { plansGainMap && !gainMapLeftOut }
+
     /// What shapes this output beyond what every output of the item shares, for the state
     /// database: an output is reused only when this and the shared recipe are unchanged.
     var spec: String {
         let variantPart = variant.map { " size \($0.size) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
         let copyPart = picture?.isUntouched == false ? "" : " copy"
-        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)"
+        let gainMapPart = plansGainMap ? " gain map" : ""
+        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)"
     }
 }
 

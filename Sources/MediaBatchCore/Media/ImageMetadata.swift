@@ -82,6 +82,12 @@ struct ImageMetadata {
         }
     }
 
+    /// For an output written without the input's gain map: its XMP no longer points at one.
+    mutating func removeGainMapReferences() {
+        guard let xmp = blocks.xmp, let edited = try? UltraHDR.removingGainMapReferences(fromXMP: xmp) else { return }
+        blocks.xmp = edited
+    }
+
     /// What `stripMetadata` stages planned, in order.
     mutating func apply(_ edits: [Stage.StripMetadata]) {
         for edit in edits {

@@ -12,9 +12,10 @@ enum GainMapReading {
         guard let kind = item.pictureSource?.gainMap else { throw GainMapFailure(reason: "none found") }
         do {
             switch (item.format, kind) {
-            case (.jpeg, _): return try jpeg(item.input.path)
+            case (.jpeg, _): return try jpeg(item.input.path, maxPixels: maxPixels(item))
             case (.heic, .apple): return try appleHEIF(item)
-            default: throw GainMapFailure(reason: "\(kind.rawValue) gain maps in \(item.format.rawValue) are not read")
+            case (_, .samsung): throw GainMapFailure(reason: "Samsung's is not read (a colour map whose meaning Samsung does not publish)")
+            default: throw GainMapFailure(reason: "a \(item.format.rawValue) tmap (ISO 21496-1) is not read: Debian's libheif has no gain map API")
             }
         } catch let error as VipsError {
             throw GainMapFailure(reason: "cannot be decoded (\(error.message))")
@@ -25,9 +26,15 @@ enum GainMapReading {
         }
     }
 
-    private static func jpeg(_ path: String) throws -> (image: VImage, metadata: GainMapMetadata) {
+    /// A gain map four times its picture's pixels is no gain map (Ultra HDR's are at most its
+    /// size; one corpus photo's is 1.6 times): its decode is refused from its header.
+    private static func maxPixels(_ item: ItemContext) -> Int {
+        4 * (item.pictureSource.map { $0.stored.width * $0.stored.height } ?? 0)
+    }
+
+    private static func jpeg(_ path: String, maxPixels: Int) throws -> (image: VImage, metadata: GainMapMetadata) {
         guard let found = try JPEGGainMap.read(path: path) else { throw GainMapFailure(reason: "not found where the file's index says") }
-        let image = try VImage.decodingJPEG(found.jpeg)
+        let image = try VImage.decodingJPEG(found.jpeg, maxPixels: maxPixels)
         guard found.kind == .apple else {
             guard let metadata = found.metadata else { throw GainMapFailure(reason: "its metadata is missing") }
             return (image, try metadata.validated())

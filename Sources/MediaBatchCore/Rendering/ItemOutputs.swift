@@ -23,6 +23,8 @@ final class ItemOutputs {
     private(set) var removedMetadata: [String] = []
     /// Each output's SHA-256, by path, from the bytes written.
     private(set) var hashes: [String: String] = [:]
+    /// The outputs, by path, whose picture's gain map was to go in and could not be read.
+    private(set) var gainMapsLeftOut: Set<String> = []
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
     init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput]) {
@@ -43,6 +45,9 @@ final class ItemOutputs {
         }
         let image = try renderer.image(for: picture)
         let gainMap = output.format.carriesGainMap && picture.keepsGainMap ? gainMaps.gainMap(for: picture) : nil
+        var metadata = self.metadata
+        if gainMap == nil, picture.source.gainMap != nil { metadata?.removeGainMapReferences() }
+        if gainMap == nil, output.plansGainMap { gainMapsLeftOut.insert(output.path ?? "") }
         let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)
         note((metadata?.removed ?? []) + encoded.notCarried + gainMapNotes(picture, output, written: gainMap != nil))
         try FileWriting.write(encoded.bytes, to: path)

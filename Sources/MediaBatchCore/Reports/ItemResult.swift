@@ -61,6 +61,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
         public let bytes: Int
         /// Kept as an earlier run wrote it (its recipe unchanged, the file intact).
         public let reused: Bool
+        /// True where it carries an HDR gain map (Ultra HDR); absent otherwise.
+        public var gainMap: Bool?
     }
 }
 
@@ -74,6 +76,6 @@ extension ItemResult.Variant {
     init(_ output: WrittenOutput) {
         self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size ?? 0,
                   width: output.planned.variant?.pixels.width ?? 0, height: output.planned.variant?.pixels.height ?? 0,
-                  bytes: output.bytes, reused: output.planned.reused)
+                  bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil)
     }
 }

@@ -31,6 +31,8 @@ public enum Manifest {
         public let width: Int?
         public let height: Int?
         public let bytes: Int
+        /// True where it carries an HDR gain map (Ultra HDR: HDR screens show it brighter); absent otherwise.
+        public var gainMap: Bool?
     }
 
     /// The document but for its items.
@@ -43,7 +45,7 @@ public enum Manifest {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder,
              variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variantSize, width: $0.width, height: $0.height,
-                         bytes: Int($0.size))
+                         bytes: Int($0.size), gainMap: $0.gainMap)
              }.sorted { ($0.size ?? .max, $0.path) < ($1.size ?? .max, $1.path) })
     }
 

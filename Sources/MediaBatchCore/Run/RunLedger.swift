@@ -203,6 +203,7 @@ final class RunLedger: @unchecked Sendable {
         record.variantSize = output.variant?.size
         record.width = output.variant?.pixels.width
         record.height = output.variant?.pixels.height
+        record.gainMap = output.carriesGainMap ? true : nil
         return record
     }
 

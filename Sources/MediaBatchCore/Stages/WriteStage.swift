@@ -37,7 +37,9 @@ struct WriteStage: PipelineStage {
         let sizes = try AtomicFile.write(files, under: environment.outputRoot, via: environment.temporaryFolder)
         let written = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.path!), sizes))
         outcome.outputs = planned.map { output in
-            WrittenOutput(planned: output, bytes: written[output.path!] ?? Self.size(of: output.path!, under: environment.outputRoot),
+            var output = output
+            output.gainMapLeftOut = outputs.gainMapsLeftOut.contains(output.path!)
+            return WrittenOutput(planned: output, bytes: written[output.path!] ?? Self.size(of: output.path!, under: environment.outputRoot),
                           contentHash: outputs.hashes[output.path!])
         }
         outcome.removedMetadata = outputs.removedMetadata

@@ -99,6 +99,15 @@ public enum UltraHDR {
         return merged
     }
 
+    /// `xmp` without what ties a primary image to its gain map (`hdrgm` and the GContainer
+    /// directory): for an output written without one, so no reader looks for a map that is not
+    /// there. Nil when it has none of it.
+    public static func removingGainMapReferences(fromXMP xmp: [UInt8]) throws -> [UInt8]? {
+        let namespaces: Set<String> = [HDRGainMapXMP.namespace, HDRGainMapXMP.containerNamespace, HDRGainMapXMP.itemNamespace]
+        guard namespaces.contains(where: { xmp.firstOffset(of: Array($0.utf8)) != nil }) else { return nil }
+        return try XMPPacket.removingProperties(inNamespaces: namespaces, from: xmp)
+    }
+
     static func walkable(_ jpeg: [UInt8], _ role: String) throws -> [JPEGSegments.Segment] {
         guard let segments = JPEGSegments.segments(of: jpeg), segments.last?.marker == 0xDA else {
             throw MetadataFormatError(message: "the \(role) is not a JPEG whose segments can be walked to its image data")
