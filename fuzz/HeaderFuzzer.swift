@@ -83,6 +83,8 @@ private func readJPEG(_ bytes: [UInt8]) {
         guard let structure = try? JPEGStructure(path: path) else { return }
         for packet in structure.auxiliaryXMP { _ = try? XMPPacket.properties(in: packet) }
         _ = JPEGStructure.endsWithMovie(path, length: structure.pictures.last?.size ?? 0)
+        _ = structure.gainMapKind
+        if let gainMap = try? JPEGGainMap.read(path: path) { readGainMap(gainMap, primary: bytes) }
     }
     // The blocks libvips would hand over, taken from the segments directly.
     guard let segments = JPEGSegments.segments(of: bytes) else { return }
@@ -103,6 +105,25 @@ private func readJPEG(_ bytes: [UInt8]) {
         default:
             break
         }
+    }
+}
+
+// MARK: Gain maps
+
+/// A gain map's metadata written back in both forms reads back as it was, and an Ultra HDR file
+/// assembled from the input and its map is a JPEG whose index finds the map where it put it.
+private func readGainMap(_ gainMap: JPEGGainMap, primary: [UInt8]) {
+    guard let metadata = try? gainMap.metadata?.validated() else { return }
+    guard let iso = try? GainMapMetadata(iso21496: metadata.iso21496Body()), let xmp = try? GainMapMetadata(hdrgmXMP: metadata.hdrgmXMP()) else {
+        fatalError("gain map metadata written cannot be read back")
+    }
+    require(iso.gainMapMax.count == metadata.gainMapMax.count && xmp.gainMapMax.count == metadata.gainMapMax.count,
+            "gain map metadata changed its channels when written")
+    guard let assembled = try? UltraHDR.assemble(primary: primary, gainMap: gainMap.jpeg, metadata: metadata) else { return }
+    withInputFile(assembled) { path in
+        guard let structure = try? JPEGStructure(path: path) else { fatalError("an assembled Ultra HDR file is no JPEG") }
+        require(structure.pictures.count == 2 && structure.pictures[1].offset + structure.pictures[1].size == assembled.count,
+                "the MPF index does not find the gain map where it was put")
     }
 }
 
