@@ -3,9 +3,10 @@
 # (longest side 2048 px, JPEG q80, sRGB, orientation applied), then checks the memory budget
 # and memory flatness. Prints images/s, mediabatch's ratio to each peer, and peak RSS.
 #
-#   bench/run.sh            # all of it (≈ 45 minutes on 2 cores, 24 of them the scale set; inputs are cached in bench/.work)
+#   bench/run.sh            # all of it (≈ 55 minutes on 2 cores, 24 of them the scale set, 9 the hdr set; inputs are cached in bench/.work)
 #   SETS="jpeg12" bench/run.sh
 #   BASELINE=/path/to/older/mediabatch SETS="jpeg12 variants" bench/run.sh   # an earlier build beside this one, same run
+#   SETS=hdr bench/run.sh   # what keeping HDR gain maps costs (HEIC and Ultra HDR JPEG; libvips 8.18 beside)
 #   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr"}
 
 ./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -34,6 +35,9 @@ jpeg_sources=("$(pick livephoto/train.jpg)" "$(pick jpeg/apple_iphone_6.jpg)" "$
 heic_sources=("$(pick heic/IMG_1034.heic)" "$(pick heic/iphone_xr_issue263.heic)" "$(pick heic/pug.heic)" "$(pick heic/samsung_s10_issue487.heic)")
 [ -n "${jpeg_sources[0]}" ] || jpeg_sources=("$root/samples/jpeg/apple_iphone_4.jpg" "$root/samples/heic/IMG_1034.heic")
 [ -n "${heic_sources[0]}" ] || heic_sources=("$root/samples/heic/IMG_1034.heic" "$root/samples/heic/iphone_xr_issue263.heic")
+# The hdr set: the corpus' iPhone HEIC with an Apple gain map (the bundled copy otherwise), and an Ultra HDR JPEG (none bundled: its half is skipped without the corpus).
+hdr_heic=$(pick heic/pug.heic); hdr_heic=${hdr_heic:-$root/samples/heic/pug.heic}
+hdr_jpeg=$(pick jpeg/ultra-hdr.jpg)
 
 make_inputs() {
   local set=$1 dir=$work/inputs/$1
@@ -48,6 +52,10 @@ make_inputs() {
         cp "$dir/base$((i % ${#jpeg_sources[@]})).jpg" "$dir/photo$i.jpg"
       done
       rm -f "$dir"/base*.jpg ;;
+    hdrheic20) # 20 × a real 12 MP iPhone 13 Pro HEIC with Apple's gain map (the corpus' only such photo under 200 MP)
+      for i in $(seq 0 19); do cp "$hdr_heic" "$dir/photo$i.heic"; done ;;
+    uhdr100) # 100 × a 3840×2160 Ultra HDR JPEG (libultrahdr's LGPL test image: used here, never committed)
+      for i in $(seq 0 99); do cp "$hdr_jpeg" "$dir/photo$i.jpg"; done ;;
     heic12) # 20 × real 12 MP iPhone/Samsung HEICs
       for i in $(seq 0 19); do cp "${heic_sources[$((i % ${#heic_sources[@]}))]}" "$dir/photo$i.heic"; done ;;
     mixed48) # 8 × 48 MP JPEG + 4 × 48 MP HEIC (8064×6048)
@@ -402,6 +410,83 @@ variants_avif() {
     }' "$work/variants-avif.txt"
 }
 
+# hdr SET: what "hdr": "keep" costs over "drop", for the 2048 px JPEG pipeline and the six variants, and on
+# the Ultra HDR JPEG set pyvips-binary's libvips 8.18 doing the 2048 px JPEG with its own gain-map support.
+# Each configuration runs once watched (peak PSS of all processes; the outputs are then counted: how many
+# JPEGs libvips 8.18 reads as Ultra HDR), then HDR_ROUNDS (5) timed rounds, the configurations interleaved
+# in each round so that a slow spell on the machine falls on all of them; the median round is reported.
+hdr() {
+  local set=$1 dir=$work/inputs/$1 n python configs round name
+  n=$(count_inputs "$dir")
+  python=$(./scripts/test-python.sh)
+  configs=(2048-jpeg-keep 2048-jpeg-drop variants-keep variants-drop)
+  [[ $set != uhdr100 ]] || configs+=(pyvips-8.18-1-process pyvips-8.18-2-processes pyvips-8.18-drop-2-processes)
+  echo
+  case $set in
+    hdrheic20) echo "== hdr, $set: $n × 12 MP iPhone HEIC (4032×3024, Apple gain map), hdr keep vs drop, $cpus CPUs"
+               "$python" bench/pyvips-uhdr.py --check "$hdr_heic" | sed "s|$corpus/||; s|$root/||" ;;
+    uhdr100) echo "== hdr, $set: $n × Ultra HDR JPEG (3840×2160), hdr keep vs drop, and libvips 8.18 (pyvips-binary), $cpus CPUs" ;;
+  esac
+  hdr_command() {
+    case $1 in
+      2048-jpeg-keep|2048-jpeg-drop) cmd=("$mediabatch" run "bench/hdr-2048-${1#2048-jpeg-}.json" --input "$dir" --output "$work/out" --quiet) ;;
+      variants-keep|variants-drop) cmd=("$mediabatch" run "bench/hdr-$1.json" --input "$dir" --output "$work/out" --quiet) ;;
+      pyvips-8.18-1-process) cmd=("$python" bench/pyvips-uhdr.py --jobs 1 "$work/out" "$dir"/*.jpg) ;;
+      pyvips-8.18-2-processes) cmd=("$python" bench/pyvips-uhdr.py --jobs 2 "$work/out" "$dir"/*.jpg) ;;
+      pyvips-8.18-drop-2-processes) cmd=("$python" bench/pyvips-uhdr.py --jobs 2 --drop "$work/out" "$dir"/*.jpg) ;;
+    esac
+  }
+  {
+    for name in "${configs[@]}"; do
+      hdr_command "$name"
+      rm -rf "$work/out"; mkdir -p "$work/out"
+      "${cmd[@]}" >/dev/null 2>"$work/stderr.txt" &
+      local pid=$! peak
+      peak=$("$root/bench/peak-pss.py" "$pid")
+      wait "$pid" || { echo "$name failed:" >&2; tail -5 "$work/stderr.txt" >&2; return 1; }
+      echo "$name watched $peak $(find "$work/out" -name '*.jpg' | wc -l) $("$python" -c 'import sys, pyvips
+print(sum(pyvips.Image.new_from_file(f).get("vips-loader") == "uhdrload" for f in sys.argv[1:]))' $(find "$work/out" -name '*.jpg'))"
+    done
+    for round in $(seq 1 "${HDR_ROUNDS:-5}"); do
+      for name in "${configs[@]}"; do
+        hdr_command "$name"
+        rm -rf "$work/out"; mkdir -p "$work/out"
+        /usr/bin/time -f "%e %M" -o "$work/time.txt" "${cmd[@]}" >/dev/null 2>"$work/stderr.txt" ||
+          { echo "$name failed:" >&2; tail -5 "$work/stderr.txt" >&2; return 1; }
+        echo "$name timed $(cat "$work/time.txt") $(du -sb --exclude=.mediabatch "$work/out" | cut -f1)"
+      done
+    done
+  } > "$work/hdr-$set.txt"
+  python3 - "$n" "$work/hdr-$set.txt" <<'PY'
+import statistics, sys
+n, rows = int(sys.argv[1]), {}
+for line in open(sys.argv[2]):
+    name, kind, *values = line.split()
+    row = rows.setdefault(name, {"seconds": [], "rss": 0})
+    if kind == "watched":
+        row["pss"], row["jpegs"], row["uhdr"] = int(values[0]), int(values[1]), int(values[2])
+    else:
+        row["seconds"].append(float(values[0])); row["rss"] = max(row["rss"], int(values[1])); row["bytes"] = int(values[2])
+for row in rows.values():
+    row["median"] = statistics.median(row["seconds"])
+print(f"{'configuration':<30} {'items/s':>8} {'runs (s)':>32} {'largest process':>15} {'all processes, PSS':>19} {'KiB an item':>12} {'Ultra HDR JPEGs':>16}")
+for name, row in rows.items():
+    runs = " ".join(f"{s:.2f}" for s in row["seconds"])
+    print(f"{name:<30} {n / row['median']:>8.2f} {runs:>32} {row['rss'] / 1024:>11.0f} MiB {row['pss'] / 1024:>15.0f} MiB"
+          f" {row['bytes'] / 1024 / n:>12.0f} {row['uhdr']:>9} of {row['jpegs']}")
+for what in ("2048-jpeg", "variants"):
+    keep, drop = rows[f"{what}-keep"], rows[f"{what}-drop"]
+    print(f"keep/drop, {what}: {keep['median'] / drop['median']:.2f}x the time, {keep['bytes'] / drop['bytes']:.2f}x the bytes,"
+          f" {keep['pss'] / drop['pss']:.2f}x the peak PSS")
+if "pyvips-8.18-2-processes" in rows:
+    mb = rows["2048-jpeg-keep"]["median"]
+    for name in ("pyvips-8.18-1-process", "pyvips-8.18-2-processes"):
+        print(f"2048 JPEG with gain maps: mediabatch is {rows[name]['median'] / mb:.2f}x {name}")
+    keep, drop = rows["pyvips-8.18-2-processes"], rows["pyvips-8.18-drop-2-processes"]
+    print(f"keep/drop, pyvips 8.18 (2 processes): {keep['median'] / drop['median']:.2f}x the time, {keep['bytes'] / drop['bytes']:.2f}x the bytes")
+PY
+}
+
 for set in $sets; do
   case $set in
     jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
@@ -412,5 +497,7 @@ for set in $sets; do
     variants) make_inputs jpeg12; make_inputs heic12; make_inputs mixed48; variants_of heic12; variants_of jpeg12; variants_avif ;;
     tinymeta) make_inputs tinymeta5000; tinymeta ;;
     privacy) make_inputs privacy; privacy ;;
+    hdr) make_inputs hdrheic20; hdr hdrheic20
+         if [ -n "$hdr_jpeg" ]; then make_inputs uhdr100; hdr uhdr100; else echo "(no $corpus/jpeg/ultra-hdr.jpg: the Ultra HDR JPEG half is skipped)"; fi ;;
   esac
 done

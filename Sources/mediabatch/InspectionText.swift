@@ -44,6 +44,7 @@ enum InspectionText {
             add("Location", coordinates(latitude: latitude, longitude: longitude, altitude: inspection.altitude))
         }
         add("Location found in", inspection.locationFoundIn?.joined(separator: ", "))
+        add("HDR gain map", inspection.gainMap)
         add("Live Photo ID", inspection.contentIdentifier)
         add("Live Photo pair", inspection.livePhotoPartner)
         return rows

@@ -64,6 +64,8 @@ public struct Inspection: Codable, Equatable, Sendable {
     public var streams: [Stream]?
     /// Every kind the file is (see `MediaKind`), in the order kinds are declared.
     public var kinds: [MediaKind] = []
+    /// Whose HDR gain map the image carries: apple, ultraHDR, iso21496, samsung.
+    public var gainMap: String?
     /// The other half of a Live Photo, a file in the same folder.
     public var livePhotoPartner: String?
 
@@ -105,7 +107,9 @@ public struct Inspection: Codable, Equatable, Sendable {
         let input = livePhotos.item(at: path, format: format)
         var inspection: Inspection
         switch header.content {
-        case .image(let image, let metadata, _): inspection = readImage(path: path, format: format, image, metadata)
+        case .image(let image, let metadata, let structure):
+            inspection = readImage(path: path, format: format, image, metadata)
+            inspection.gainMap = structure.gainMap?.rawValue
         case .video(let probe, let movie): inspection = readVideo(path: path, format: format, probe, movie)
         }
         let facts = MediaClassifier.facts(of: input, format: format, header: header)
