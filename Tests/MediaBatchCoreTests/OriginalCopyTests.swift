@@ -104,8 +104,7 @@ final class OriginalCopyTests: XCTestCase, RunsPipelines {
     /// corpus (`MEDIABATCH_CORPUS`, or `../shared/corpus`) where there is one, in one folder.
     static func stillsFolder() throws -> URL {
         let folder = Fixtures.temporaryFolder("stills")
-        let corpus = ProcessInfo.processInfo.environment["MEDIABATCH_CORPUS"].map { URL(fileURLWithPath: $0) }
-            ?? Fixtures.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let corpus = Fixtures.corpus
         let sources = [("fixtures", Fixtures.fixtures.appendingPathComponent("kinds/images")), ("metadata", Fixtures.fixtures.appendingPathComponent("metadata")),
                        ("samples", Fixtures.samples), ("corpus", corpus)]
         for (name, root) in sources {

@@ -1,6 +1,8 @@
 import Foundation
+import XCTest
 
-/// Paths into the repository: tests use the committed samples, never ../shared.
+/// Paths into the repository: tests use the committed samples; the shared corpus only where it
+/// is, as a test that skips without it.
 public enum Fixtures {
     public static let repositoryRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -14,6 +16,18 @@ public enum Fixtures {
     public static let broken = repositoryRoot.appendingPathComponent("Tests/Fixtures/broken")
     public static let pipelines = repositoryRoot.appendingPathComponent("pipelines")
     public static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures")
+
+    /// The shared corpus of real-world media: `MEDIABATCH_CORPUS`, or `../shared/corpus`. It may
+    /// not be there (CI's clone has none).
+    public static let corpus = ProcessInfo.processInfo.environment["MEDIABATCH_CORPUS"].map { URL(fileURLWithPath: $0) }
+        ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// A corpus file's path, or a skip of the test when the corpus is not here.
+    public static func corpusFile(_ relativePath: String) throws -> String {
+        let path = corpus.appendingPathComponent(relativePath).path
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) is not here") }
+        return path
+    }
 
     public static func sample(_ relativePath: String) -> String {
         samples.appendingPathComponent(relativePath).path

@@ -70,10 +70,7 @@ final class HEIFAuxiliaryTests: XCTestCase {
     /// Samsung's gain map (`urn:com:samsung:photo:2024:aux:hdrgainmap`, 8-bit, coded in colour) is
     /// refused as unsupported, where the corpus (`MEDIABATCH_CORPUS`, or `../shared/corpus`) is.
     func testSamsungsColourGainMapIsUnsupported() throws {
-        let corpus = ProcessInfo.processInfo.environment["MEDIABATCH_CORPUS"].map { URL(fileURLWithPath: $0) }
-            ?? Fixtures.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        let samsung = corpus.appendingPathComponent("heic/samsung_200MP.heic").path
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: samsung), "no corpus at \(corpus.path)")
+        let samsung = try Fixtures.corpusFile("heic/samsung_200MP.heic")
         let type = "urn:com:samsung:photo:2024:aux:hdrgainmap"
         XCTAssertEqual(try HEIFAuxiliary.types(path: samsung), [type])
         XCTAssertThrowsError(try HEIFAuxiliary.image(path: samsung, type: type)) { error in

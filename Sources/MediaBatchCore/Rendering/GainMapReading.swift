@@ -15,7 +15,7 @@ enum GainMapReading {
             case (.jpeg, _): return try jpeg(item.input.path, maxPixels: maxPixels(item))
             case (.heic, .apple): return try appleHEIF(item)
             case (_, .samsung): throw GainMapFailure(reason: "Samsung's is not read (a colour map whose meaning Samsung does not publish)")
-            default: throw GainMapFailure(reason: "a \(item.format.rawValue) tmap (ISO 21496-1) is not read: Debian's libheif has no gain map API")
+            default: throw GainMapFailure(reason: "an ISO 21496-1 tmap in \(item.format.rawValue) is not read: Debian's libheif has no gain map API")
             }
         } catch let error as VipsError {
             throw GainMapFailure(reason: "cannot be decoded (\(error.message))")

@@ -17,7 +17,7 @@ final class HEIFGainMapTests: XCTestCase {
     }
 
     func testSamsungAuxiliaryGainMap() throws {
-        let path = try JPEGGainMapTests.corpusFile("heic/samsung_200MP.heic")
+        let path = try Fixtures.corpusFile("heic/samsung_200MP.heic")
         XCTAssertEqual(try HEIFStructure(path: path).gainMapKind, .samsung)
     }
 

@@ -8,13 +8,6 @@ import XCTest
 final class JPEGGainMapTests: XCTestCase {
     static func fixture(_ name: String) -> String { Fixtures.fixtures.appendingPathComponent("hdr/\(name)").path }
 
-    /// `../shared/corpus/<path>`, or a skip when the corpus is not there.
-    static func corpusFile(_ path: String) throws -> String {
-        let file = Fixtures.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/\(path)").path
-        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("\(file) is not here") }
-        return file
-    }
-
     /// Values as exiftool prints them for the map's `hdrgm` XMP.
     func testReadsUltraHDRWithThreeChannelSequences() throws {
         let found = try XCTUnwrap(JPEGGainMap.read(path: Self.fixture("seine_sdr_gainmap_srgb.jpg")))
@@ -39,7 +32,7 @@ final class JPEGGainMapTests: XCTestCase {
     }
 
     func testReadsPixelUltraHDR() throws {
-        let found = try XCTUnwrap(JPEGGainMap.read(path: Self.corpusFile("jpeg/ultra-hdr.jpg")))
+        let found = try XCTUnwrap(JPEGGainMap.read(path: Fixtures.corpusFile("jpeg/ultra-hdr.jpg")))
         XCTAssertEqual(found.kind, .ultraHDR)
         let metadata = try XCTUnwrap(found.metadata)
         XCTAssertEqual(metadata.gainMapMax, [6.64386])
