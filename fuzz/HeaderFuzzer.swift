@@ -143,9 +143,10 @@ private func readContainer<Container: MetadataContainer>(_ container: Container.
 }
 
 /// The file with its location removed from every copy, as `stripLocation` rewrites a copy in
-/// place: it reads back, and no GPS is left.
+/// place: it reads back if the input did, and no GPS is left.
 private func rewriteInPlace<Container: MetadataContainer>(_ container: Container.Type, _ path: String) {
-    guard let rewritten = try? Container.rewritingMetadata(path: path, editing: withoutLocation) else { return }
+    guard (try? Container.readMetadata(path: path)) != nil,
+          let rewritten = try? Container.rewritingMetadata(path: path, editing: withoutLocation) else { return }
     let copy = path + ".rewritten"
     guard FileManager.default.createFile(atPath: copy, contents: Data(rewritten.bytes)) else { fatalError("cannot write \(copy)") }
     defer { unlink(copy) }

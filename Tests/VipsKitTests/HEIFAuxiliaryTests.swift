@@ -34,9 +34,16 @@ final class HEIFAuxiliaryTests: XCTestCase {
         XCTAssertNil(try HEIFAuxiliary.image(path: pug, type: "urn:example:none"), "a type the file does not have")
     }
 
-    /// libheif refuses both when reading the boxes: Invalid input (code 2), with its own message.
+    /// libheif refuses these when reading the boxes: Invalid input (code 2), with its own
+    /// message. A HEIC cut off in its image data is refused so by libheif 1.15 (Debian 12); 1.23
+    /// (Debian 13) reads its boxes, which list no auxiliary image: no gain map either way.
     func testBrokenFilesThrowLibheifsError() throws {
-        for name in ["corrupted.heic", "truncated.heic", "empty.heic"] {
+        let truncated = Fixtures.broken.appendingPathComponent("truncated.heic").path
+        if let types = try? HEIFAuxiliary.types(path: truncated) {
+            XCTAssertEqual(types, [])
+            XCTAssertNil(try? HEIFAuxiliary.image(path: truncated, type: Self.appleGainMap) as VImage?)
+        }
+        for name in ["corrupted.heic", "empty.heic"] {
             let path = Fixtures.broken.appendingPathComponent(name).path
             XCTAssertThrowsError(try HEIFAuxiliary.types(path: path), name) { error in
                 let heif = error as? HEIFError

@@ -32,7 +32,8 @@ final class JPEGGainMapTests: XCTestCase {
     }
 
     func testReadsPixelUltraHDR() throws {
-        let found = try XCTUnwrap(JPEGGainMap.read(path: Fixtures.corpusFile("jpeg/ultra-hdr.jpg")))
+        let path = try Fixtures.corpusFile("jpeg/ultra-hdr.jpg")
+        let found = try XCTUnwrap(JPEGGainMap.read(path: path))
         XCTAssertEqual(found.kind, .ultraHDR)
         let metadata = try XCTUnwrap(found.metadata)
         XCTAssertEqual(metadata.gainMapMax, [6.64386])
