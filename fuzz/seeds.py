@@ -91,7 +91,7 @@ def png_head(data):
 def main():
     os.makedirs(OUT, exist_ok=True)
     small = glob.glob("Tests/Fixtures/kinds/*/*") + glob.glob("Tests/Fixtures/broken/*") + glob.glob("samples/*/*") \
-        + glob.glob("Tests/Fixtures/metadata/*") \
+        + glob.glob("Tests/Fixtures/metadata/*") + glob.glob("Tests/Fixtures/hdr/*") \
         + glob.glob("samples/jpeg/orientation/Landscape_[16].jpg")
     for path in sorted(p for p in small if os.path.isfile(p)):
         stem = os.path.basename(path)
