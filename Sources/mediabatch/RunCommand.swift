@@ -4,6 +4,8 @@ import MediaBatchCore
 import PipelineModel
 import Scheduler
 
+extension Durability: ExpressibleByArgument {}
+
 extension ByteSize: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(parsing: argument)
@@ -54,6 +56,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Remove outputs whose input vanished or no longer produces them.")
     var prune = false
 
+    @Option(help: ArgumentHelp("full: every output's data and folder reach the disk before the state database records it; "
+                               + "none: no syncs, for scratch runs a power cut may lose.", valueName: "full|none"))
+    var durability: Durability = .full
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, found \(jobs)") }
         if dryRun && (force || prune) { throw ValidationError("--dry-run writes nothing: it cannot be combined with --force or --prune") }
@@ -102,6 +108,7 @@ struct RunCommand: ParsableCommand {
             memoryBudget: memoryBudget ?? loaded.limits.memoryBudget, pipelineName: file.pipeline, dryRun: dryRun)
         options.force = force
         options.prune = prune
+        options.durability = durability
         options.shard = try state.shard.resolved()
         options.statePath = state.state.map(commandLinePath)
         options.makesManifest = manifest != nil || loaded.output.manifest != nil
@@ -137,7 +144,7 @@ struct RunCommand: ParsableCommand {
         }
         let path = options.shard.map { Self.tagged(relative, $0) } ?? relative
         do {
-            try Manifest.publish(items, at: path, under: options.outputRoot, via: options.temporaryFolder)
+            try Manifest.publish(items, at: path, under: options.outputRoot, via: options.temporaryFolder, durability: options.durability)
         } catch {
             printError("error: cannot write the manifest to \(path): \(error)")
         }

@@ -24,7 +24,7 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
                          limits: String = "{}") throws -> InProcessExecutor {
         let pipeline = try pipeline(stages, limits: limits)
         let environment = RunEnvironment(outputRoot: output, temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all"),
-                                         limits: pipeline.limits)
+                                         limits: pipeline.limits, durability: .full)
         return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: keepsContexts)
     }
 

@@ -95,7 +95,7 @@ final class OutputTreeTests: XCTestCase, RunsPipelines {
     func testRelativePathsThatLeaveTheRootOrHaveEmptyPartsAreRefused() throws {
         for relativePath in ["../escape.jpg", "a/../../escape.jpg", "/tmp/escape.jpg", "", "./a.jpg", "a//b.jpg", "a/"] {
             var produced = false
-            XCTAssertThrowsError(try AtomicFile.write(relativePath, under: output, via: output.appendingPathComponent(".mediabatch/tmp/all")) { _ in
+            XCTAssertThrowsError(try AtomicFile.write(relativePath, under: output, via: output.appendingPathComponent(".mediabatch/tmp/all"), durability: .full) { _ in
                 produced = true
             }, relativePath) { error in
                 let failure = error as? StageFailure
@@ -111,7 +111,7 @@ final class OutputTreeTests: XCTestCase, RunsPipelines {
     func testATemporaryFolderBehindASymlinkIsRefused() throws {
         try FileManager.default.createSymbolicLink(at: output.appendingPathComponent(".mediabatch"), withDestinationURL: outside)
         var produced = false
-        XCTAssertThrowsError(try AtomicFile.write("a.jpg", under: output, via: output.appendingPathComponent(".mediabatch/tmp/all")) { temporary in
+        XCTAssertThrowsError(try AtomicFile.write("a.jpg", under: output, via: output.appendingPathComponent(".mediabatch/tmp/all"), durability: .full) { temporary in
             produced = true
             try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: temporary)
         }) { error in
@@ -129,10 +129,12 @@ final class OutputTreeTests: XCTestCase, RunsPipelines {
         try Data("precious".utf8).write(to: planted)
         try FileManager.default.createSymbolicLink(at: output.appendingPathComponent(".mediabatch"), withDestinationURL: outside)
         XCTAssertThrowsError(try runPipeline()) { error in
-            XCTAssertEqual("\(error)", "cannot use the temporary folder: refusing to write through the symlink .mediabatch in the output tree")
+            // The run lock, beside the state database, is the first thing a run opens there.
+            XCTAssertEqual("\(error)", "cannot open the run lock \(self.output.path)/.mediabatch/state.sqlite.lock: "
+                           + "refusing to write through the symlink .mediabatch in the output tree")
         }
         XCTAssertEqual(try Data(contentsOf: planted), Data("precious".utf8), "emptying a killed run's temporary folder never follows a symlink")
-        XCTAssertEqual(try contents(outside), ["tmp"], "no state database opened through the symlink")
+        XCTAssertEqual(try contents(outside), ["tmp"], "no state database or lock opened through the symlink")
     }
 
     func testPruneRemovesNothingThroughASymlinkPlantedInTheOutputTree() throws {

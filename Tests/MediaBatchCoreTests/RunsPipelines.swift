@@ -87,7 +87,7 @@ extension RunsPipelines {
     static func stageList(_ stages: String, output: URL = Fixtures.temporaryFolder()) throws -> [PipelineStage] {
         let pipeline = try pipeline(stages)
         let environment = RunEnvironment(outputRoot: output, temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all"),
-                                         limits: pipeline.limits)
+                                         limits: pipeline.limits, durability: .full)
         return StageFactory.make(pipeline.stages, environment)
     }
 }

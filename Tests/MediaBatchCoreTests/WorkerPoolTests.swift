@@ -17,7 +17,7 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         let document = #"{"version": 1, "stages": [\#(InProcessExecutorTests.webPipeline)]}"#
         return WorkerPool(executable: Fixtures.executable, setup: WorkerMessage.Setup(
             pipelineDocument: Data(document.utf8), pipelineFolder: Fixtures.repositoryRoot.path, outputRoot: output.path,
-            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds)
+            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path, durability: .full), timeoutSeconds: timeoutSeconds)
     }
 
     /// `mediabatch worker` children of this process.

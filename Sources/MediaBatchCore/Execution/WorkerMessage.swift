@@ -11,6 +11,7 @@ enum WorkerMessage {
         let pipelineFolder: String
         let outputRoot: String
         let temporaryFolder: String
+        let durability: Durability
     }
 
     enum Request: Codable {

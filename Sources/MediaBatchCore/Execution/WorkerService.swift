@@ -38,7 +38,8 @@ public enum WorkerService {
             let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
             try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: true)
             let environment = RunEnvironment(outputRoot: URL(fileURLWithPath: setup.outputRoot),
-                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits)
+                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits,
+                                             durability: setup.durability)
             return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: false)
         } catch {
             fail("cannot set up: \(error)")

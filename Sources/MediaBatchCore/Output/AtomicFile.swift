@@ -6,7 +6,8 @@ import Foundation
 /// failure before that leaves nothing published. Temporary files are tracked so that an
 /// interrupted run removes them; a killed run's are in one folder that the next run empties
 /// before it starts. Both folders are reached through `OutputTree`, never through a symlink
-/// inside the root.
+/// inside the root. With `Durability.full`, each file's data is synced before its rename (its
+/// folder, once a batch, before the state database records it: see `Durability`).
 enum AtomicFile {
     /// One file to publish: its path relative to the output root, and what writes its content
     /// at the temporary path it is given.
@@ -16,13 +17,13 @@ enum AtomicFile {
     }
 
     /// Publishes `relativePath` alone; returns the published file's size.
-    static func write(_ relativePath: String, under outputRoot: URL, via temporaryFolder: URL,
+    static func write(_ relativePath: String, under outputRoot: URL, via temporaryFolder: URL, durability: Durability,
                       _ produce: @escaping (_ temporaryPath: String) throws -> Void) throws -> Int {
-        try write([File(relativePath: relativePath, produce: produce)], under: outputRoot, via: temporaryFolder)[0]
+        try write([File(relativePath: relativePath, produce: produce)], under: outputRoot, via: temporaryFolder, durability: durability)[0]
     }
 
     /// Publishes every file or, when one cannot be written, none; returns their sizes in order.
-    static func write(_ files: [File], under outputRoot: URL, via temporaryFolder: URL) throws -> [Int] {
+    static func write(_ files: [File], under outputRoot: URL, via temporaryFolder: URL, durability: Durability) throws -> [Int] {
         // Refused paths create nothing, not even the temporary folder.
         let components = try files.map { try OutputTree.components(of: $0.relativePath) }
         let root = try OutputTree.openRoot(outputRoot)
@@ -36,6 +37,7 @@ enum AtomicFile {
             // libvips and Foundation take a path: the walk above has just checked every folder on it.
             try staged[staged.count - 1].produce(file)
         }
+        for file in staged { try durability.syncFile(file.temporaryName, in: temporaries, file.relativePath) }
         return try staged.indices.map { index in try staged[index].publish(from: temporaries) }
     }
 

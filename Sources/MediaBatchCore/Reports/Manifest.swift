@@ -53,14 +53,16 @@ public enum Manifest {
         try SplicedJSON.write(Head(), array: "items", items, to: sink)
     }
 
-    /// Publishes the manifest at `relativePath` in the output tree, as any output is published.
+    /// Publishes the manifest at `relativePath` in the output tree, as any output is published
+    /// (with its folders synced, when durable: no later commit does it).
     /// - Throws: `ManifestWriteError` with the reason.
     public static func publish(_ items: @escaping ManifestStream, at relativePath: String, under outputRoot: URL,
-                               via temporaryFolder: URL) throws {
+                               via temporaryFolder: URL, durability: Durability) throws {
         do {
-            _ = try AtomicFile.write(relativePath, under: outputRoot, via: temporaryFolder) { temporary in
+            _ = try AtomicFile.write(relativePath, under: outputRoot, via: temporaryFolder, durability: durability) { temporary in
                 try ReportFile.fill(URL(fileURLWithPath: temporary)) { try write(items, to: $0) }
             }
+            try durability.syncFolders(of: [relativePath], under: outputRoot)
         } catch let failure as StageFailure {
             throw ManifestWriteError(description: failure.message)
         } catch {

@@ -21,12 +21,12 @@ public final class PipelineRunner: @unchecked Sendable {
         self.pipeline = pipeline
         self.options = options
         let environment = RunEnvironment(outputRoot: options.outputRoot, temporaryFolder: options.temporaryFolder,
-                                         limits: pipeline.limits)
+                                         limits: pipeline.limits, durability: options.durability)
         stages = StageFactory.make(pipeline.stages, environment)
         executor = options.isolation.map { isolation in
             WorkerPool(executable: isolation.executable, setup: WorkerMessage.Setup(
                 pipelineDocument: isolation.pipelineDocument, pipelineFolder: isolation.pipelineFolder.path,
-                outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path),
+                outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path, durability: options.durability),
                 timeoutSeconds: pipeline.limits.timeoutSeconds)
         } ?? InProcessExecutor(stages: stages, keepsContexts: true)
         self.scheduler = Scheduler(concurrency: options.concurrency, memoryBudget: options.memoryBudget.bytes)
@@ -42,11 +42,14 @@ public final class PipelineRunner: @unchecked Sendable {
 
     public func run() throws -> FinishedRun {
         try checkRoots()
+        // Before the temporary folder is emptied: it may be another run's.
+        let lock = options.dryRun ? nil : try RunLock.acquire(statePath: options.resolvedStatePath, outputRoot: options.outputRoot)
+        defer { withExtendedLifetime(lock) {} }
         try prepareLibvipsAndFolders()
         let started = Date()
         let (store, runID) = try openState()
         let ledger = RunLedger(store: store, run: runID, outputRoot: options.outputRoot, force: options.force,
-                               prune: options.prune, writes: !options.dryRun)
+                               prune: options.prune, writes: !options.dryRun, durability: options.durability)
         let spoolFolder = try makeSpoolFolder()
         let recorder = RunRecorder(ledger: ledger, spool: ResultSpool(folder: spoolFolder), onError: pipeline.onError,
                                    stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)

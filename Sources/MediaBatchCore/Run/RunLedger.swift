@@ -47,17 +47,19 @@ final class RunLedger: @unchecked Sendable {
     private let force: Bool
     private let prune: Bool
     private let writes: Bool
+    private let durability: Durability
     private let lock = NSLock()
     private var seen: [(input: String, stamp: FileStamp)] = []
 
     /// `store` is nil for a dry run over an output root that has no database yet.
-    init(store: StateStore?, run: Int64, outputRoot: URL, force: Bool, prune: Bool, writes: Bool) {
+    init(store: StateStore?, run: Int64, outputRoot: URL, force: Bool, prune: Bool, writes: Bool, durability: Durability = .full) {
         self.store = store
         self.run = run
         self.outputRoot = outputRoot
         self.force = force
         self.prune = prune
         self.writes = writes
+        self.durability = durability
     }
 
     /// Compares the item with its last decision, reading nothing of it but its stamp unless the
@@ -185,6 +187,8 @@ final class RunLedger: @unchecked Sendable {
     /// produces (removed with `--prune`).
     func commit(_ records: [PendingRecord]) throws -> [[String]] {
         guard let store, !records.isEmpty else { return records.map { _ in [] } }
+        // The renames this batch records reach the disk first (see `Durability`).
+        try durability.syncFolders(of: records.flatMap { $0.outputs ?? [] }.map(\.path), under: outputRoot)
         let stale = try store.record(records.map { ($0.item, $0.outputs) })
         if prune { stale.joined().forEach(removeOutput) }
         return stale.map { $0.map(\.path) }

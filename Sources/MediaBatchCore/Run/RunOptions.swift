@@ -23,6 +23,8 @@ public struct RunOptions: Sendable {
     public var isolation: Isolation?
     /// Make the manifest of every item's outputs (see `FinishedRun.manifest`).
     public var makesManifest = false
+    /// Whether outputs reach the disk before the state database records them (see `Durability`).
+    public var durability = Durability.full
 
     /// What worker processes are started with.
     public struct Isolation: Sendable {

@@ -7,4 +7,5 @@ struct RunEnvironment {
     /// Where outputs are written before being renamed into place (same filesystem).
     let temporaryFolder: URL
     let limits: Pipeline.Limits
+    let durability: Durability
 }

@@ -34,7 +34,8 @@ struct WriteStage: PipelineStage {
         let files = fresh.map { output in
             AtomicFile.File(relativePath: output.path!) { temporary in try Self.make(output, with: outputs, at: temporary) }
         }
-        let sizes = try AtomicFile.write(files, under: environment.outputRoot, via: environment.temporaryFolder)
+        let sizes = try AtomicFile.write(files, under: environment.outputRoot, via: environment.temporaryFolder,
+                                         durability: environment.durability)
         let written = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.path!), sizes))
         outcome.outputs = planned.map { output in
             var output = output
