@@ -14,7 +14,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability"}
 
 ./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -306,6 +306,33 @@ ratios() {
     }' "$2"
 }
 
+# What durable publish costs (--durability full, the default: every output's data synced before
+# its rename, its folders before the state database records it) over none (no syncs), on the
+# 12 MP JPEG and the tiny-photo sets: five rounds each, the two interleaved, the median's ratio.
+durability() {
+  local set dir n round mode
+  for set in jpeg12 tinymeta5000; do
+    dir=$work/inputs/$set
+    n=$(count_inputs "$dir")
+    echo
+    echo "== durability: $n files of $set, --durability full against none, 5 interleaved rounds, $cpus CPUs"
+    for round in 1 2 3 4 5; do
+      for mode in full none; do
+        rm -rf "$work/out"; sync
+        /usr/bin/time -f "%e" -o "$work/time.txt" "$mediabatch" run bench/pipeline.json --input "$dir" --output "$work/out" --quiet --durability "$mode"
+        echo "$mode $(cat "$work/time.txt")"
+      done
+    done > "$work/durability.txt"
+    awk -v n="$n" '
+      { t[$1] = t[$1] " " $2 }
+      END {
+        for (mode in t) { k = split(substr(t[mode], 2), v, " "); asort(v); median[mode] = v[int((k + 1) / 2)]
+                          printf "%-5s %8.2f items/s (median of%s s)\n", mode, n / median[mode], t[mode] }
+        printf "full / none: %.3fx the time\n", median["full"] / median["none"]
+      }' "$work/durability.txt"
+  done
+}
+
 classify() {
   local dir=$work/inputs/classify10000 n
   n=$(count_inputs "$dir")
@@ -496,6 +523,7 @@ for set in $sets; do
     incremental) make_inputs jpeg12; incremental ;;
     variants) make_inputs jpeg12; make_inputs heic12; make_inputs mixed48; variants_of heic12; variants_of jpeg12; variants_avif ;;
     tinymeta) make_inputs tinymeta5000; tinymeta ;;
+    durability) make_inputs jpeg12; make_inputs tinymeta5000; durability ;;
     privacy) make_inputs privacy; privacy ;;
     hdr) make_inputs hdrheic20; hdr hdrheic20
          if [ -n "$hdr_jpeg" ]; then make_inputs uhdr100; hdr uhdr100; else echo "(no $corpus/jpeg/ultra-hdr.jpg: the Ultra HDR JPEG half is skipped)"; fi ;;
