@@ -94,6 +94,10 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalid)
         }
         finish(result)
+        if result.stoppedByFullDisk {
+            printError("mediabatch: stopped admitting items: the output volume is full (\(FinishedRun.fullDiskStreak) items in a row "
+                       + "could not be written; each one's error says what it needed). Free space and run again: the rest is redone.")
+        }
         if let items = result.manifest { writeManifest(items, loaded, options) }
         if let signal = trap.signal { throw ExitCode(128 + signal) }
         if result.summary.totals.failed > 0 { throw ExitCode(ExitStatus.itemsFailed) }

@@ -67,6 +67,20 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
     }
 
+    /// A worker killed from outside (the OOM killer sends SIGKILL) fails its item saying so.
+    func testAWorkerKilledFromOutsideIsNamedAsPossiblyOutOfMemory() throws {
+        setenv("MEDIABATCH_FAULT_INJECTION", "pixels:kill:pug.heic", 1)
+        defer { unsetenv("MEDIABATCH_FAULT_INJECTION") }
+        let pool = Self.pool(output: Fixtures.temporaryFolder())
+        defer { pool.shutdown() }
+        var killed = try InProcessExecutorTests.job("heic/pug.heic")
+        killed.plan = try XCTUnwrap(pool.header(killed).plan)
+        let outcome = pool.pixels(killed)
+        XCTAssertEqual(outcome.error?.code, .workerCrashed)
+        XCTAssertTrue(outcome.error?.message.contains("died of signal 9 (Killed): killed from outside, out of memory?") == true,
+                      "\(outcome.error?.message ?? "")")
+    }
+
     func testAHungHeaderIsKilledAtTheTimeoutAndShutdownEndsEveryWorker() throws {
         setenv("MEDIABATCH_FAULT_INJECTION", "header:hang:pug.heic", 1)
         defer { unsetenv("MEDIABATCH_FAULT_INJECTION") }

@@ -19,6 +19,8 @@ public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConver
         /// Metadata that cannot be removed safely (e.g. location inside a movie's sample data).
         case unsupportedMetadata
         case writeFailed
+        /// The output volume is full (or over its quota): freeing space and running again redoes it.
+        case diskFull
         case outputCollision
         case wouldOverwriteInput
         /// The state database could not be read for the item: it is neither new nor unchanged.

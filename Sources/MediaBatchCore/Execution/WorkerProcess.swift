@@ -102,7 +102,10 @@ final class WorkerProcess {
         LiveWorkers.shared.remove(pid)
         LiveWorkers.removeTemporaryFiles(of: pid, in: temporaryFolder)
         let signalNumber = status & 0x7F
-        if signalNumber != 0 { return .died("died of signal \(signalNumber) (\(String(cString: strsignal(signalNumber))))") }
+        // Timeouts are killed elsewhere and said so: a SIGKILL here came from outside, most often
+        // the kernel's OOM killer (a cgroup's memory.max, a Slurm or Kubernetes memory limit).
+        let cause = signalNumber == SIGKILL ? ": killed from outside, out of memory? (the OOM killer sends SIGKILL)" : ""
+        if signalNumber != 0 { return .died("died of signal \(signalNumber) (\(String(cString: strsignal(signalNumber))))\(cause)") }
         return .died("exited with status \((status >> 8) & 0xFF)")
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Writes an output's file at the temporary path `AtomicFile` gives it: from bytes in memory
 /// (no `Data` copy in between), or as a copy of the input made by the kernel (sendfile(2): the
 /// bytes never come up into this process). Failures are the system's (`POSIXError`), so a
-/// report can say "No space left on device".
+/// report can say "No space left on device"; a full volume is `OutputVolumeFull`, with the
+/// bytes the file needed.
 enum FileWriting {
     static func write(_ bytes: [UInt8], to path: String) throws {
         let descriptor = try create(path)
@@ -13,7 +14,7 @@ enum FileWriting {
             while done < buffer.count {
                 let wrote = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
                 if wrote < 0 && errno == EINTR { continue }
-                guard wrote > 0 else { throw Self.error() }
+                guard wrote > 0 else { throw Self.error(needing: buffer.count) }
                 done += wrote
             }
         }
@@ -31,7 +32,7 @@ enum FileWriting {
         while offset < size {
             let sent = sendfile(output, input, &offset, size - offset)
             if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { throw sent == 0 ? POSIXError(.EIO) : Self.error() }
+            guard sent > 0 else { throw sent == 0 ? POSIXError(.EIO) : Self.error(needing: size) }
         }
     }
 
@@ -44,4 +45,13 @@ enum FileWriting {
     private static func error() -> POSIXError {
         POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
+
+    private static func error(needing bytes: Int) -> Error {
+        errno == ENOSPC || errno == EDQUOT ? OutputVolumeFull(neededBytes: bytes) : error()
+    }
+}
+
+/// The output volume had no room (ENOSPC, or a quota's EDQUOT) for a file of `neededBytes`.
+struct OutputVolumeFull: Error {
+    let neededBytes: Int
 }

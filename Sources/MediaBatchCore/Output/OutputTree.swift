@@ -101,6 +101,6 @@ enum OutputTree {
     /// A write failure that names the system's reason ("No space left on device"). The errno
     /// comes first so that it is read before the message is built.
     static func failure(_ code: Int32, _ message: String) -> StageFailure {
-        StageFailure(.writeFailed, "\(message): \(String(cString: strerror(code)))")
+        StageFailure(code == ENOSPC || code == EDQUOT ? .diskFull : .writeFailed, "\(message): \(String(cString: strerror(code)))")
     }
 }

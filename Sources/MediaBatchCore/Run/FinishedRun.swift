@@ -9,13 +9,18 @@ public final class FinishedRun {
     private let spoolFolder: URL?
     /// With `options.makesManifest`, unless a dry run: every item's outputs as the state database records them.
     public let manifest: ManifestStream?
+    /// The output volume filled up and the run stopped admitting items (see `RunRecorder`).
+    public let stoppedByFullDisk: Bool
+    /// How many items in a row failing `diskFull` stop a run.
+    public static let fullDiskStreak = RunRecorder.fullDiskStreak
 
     /// `spoolFolder`: removed with the spool when it is the run's own (a dry run's).
-    init(summary: RunSummary, spool: ResultSpool, removing spoolFolder: URL?, manifest: ManifestStream?) {
+    init(summary: RunSummary, spool: ResultSpool, removing spoolFolder: URL?, manifest: ManifestStream?, stoppedByFullDisk: Bool = false) {
         self.summary = summary
         self.spool = spool
         self.spoolFolder = spoolFolder
         self.manifest = manifest
+        self.stoppedByFullDisk = stoppedByFullDisk
     }
 
     deinit {

@@ -67,7 +67,8 @@ public final class PipelineRunner: @unchecked Sendable {
                                  totals: String(decoding: (try? JSONEncoder().encode(summary.totals)) ?? Data(), as: UTF8.self))
         }
         return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil,
-                           manifest: options.makesManifest && !options.dryRun ? ledger.manifestItems : nil)
+                           manifest: options.makesManifest && !options.dryRun ? ledger.manifestItems : nil,
+                           stoppedByFullDisk: recorder.stoppedByFullDisk)
     }
 
     /// Where the report's spool and the output claims' log go: the run's temporary folder, which a

@@ -7,7 +7,9 @@ import RunState
 /// place) and spooled for the report. Items are committed in batches, what finished in the last
 /// tenth of a second in one transaction, and reported only once committed: an item the run
 /// reports done is in the database, whenever the run is killed. Under `onError: stop`, the first
-/// failure stops admission at once. `finish` is called from any scheduler thread.
+/// failure stops admission at once; whatever `onError` says, so do `fullDiskStreak` items in a
+/// row that could not be written for want of space (every later one would fail the same way, and
+/// a rerun once space is freed redoes exactly them). `finish` is called from any scheduler thread.
 final class RunRecorder: @unchecked Sendable {
     private let ledger: RunLedger
     private let onError: Pipeline.OnError
@@ -18,6 +20,10 @@ final class RunRecorder: @unchecked Sendable {
     /// Earlier outputs the recorded items no longer produce (complete after `flush`).
     private(set) var staleOutputs: Set<String> = []
     private(set) var stoppedByFailure = false
+    /// The output volume filled up: `fullDiskStreak` items in a row failed `diskFull`.
+    private(set) var stoppedByFullDisk = false
+    private var fullDiskInARow = 0
+    static let fullDiskStreak = 8
     /// Finished items awaiting their commit; touched on `commits` only.
     private var pending: [(result: ItemResult, record: RunLedger.PendingRecord?)] = []
     private let commits = DispatchQueue(label: "mediabatch.recorder")
@@ -95,7 +101,10 @@ final class RunRecorder: @unchecked Sendable {
 
     private func stopIfFailed(_ result: ItemResult) {
         lock.lock()
-        let stops = result.status == .failed && onError == .stop && !stoppedByFailure
+        if result.error?.code == .diskFull { fullDiskInARow += 1 } else if result.status == .ok { fullDiskInARow = 0 }
+        let full = fullDiskInARow >= Self.fullDiskStreak && !stoppedByFullDisk
+        let stops = (result.status == .failed && onError == .stop || full) && !stoppedByFailure
+        if full { stoppedByFullDisk = true }
         if stops { stoppedByFailure = true }
         lock.unlock()
         if stops { stop() }

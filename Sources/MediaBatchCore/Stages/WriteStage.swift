@@ -60,6 +60,9 @@ struct WriteStage: PipelineStage {
             try outputs.write(output, to: temporary)
         } catch let failure as StageFailure {
             throw failure
+        } catch let full as OutputVolumeFull {
+            throw StageFailure(.diskFull, "cannot write \(output.path ?? ""): no space left on the output volume "
+                               + "(the file needed \(ByteSize(bytes: full.neededBytes)))")
         } catch {
             throw StageFailure(.writeFailed, "cannot write \(output.path ?? ""): \(systemReason(error))")
         }
