@@ -25,6 +25,9 @@ public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConver
         case wouldOverwriteInput
         /// The state database could not be read for the item: it is neither new nor unchanged.
         case stateUnreadable
+        /// The input changed (size or modification time) between its listing and its outputs'
+        /// publication: what was read may be neither the old file nor the new one.
+        case inputChanged
     }
 
     public let code: Code

@@ -27,6 +27,9 @@ struct ItemJob: Codable, Sendable {
     let contentHash: String?
     /// Set for the pixel phase: what the header phase planned.
     var plan: ItemPlan?
+    /// The input's modification time (nanoseconds) when it was listed: with `bytesIn`, what it
+    /// must still be when its outputs are published.
+    var listedModified: Int64?
 }
 
 /// What the header stages decided about an item, before admission.

@@ -12,6 +12,8 @@ final class ItemContext {
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
+    /// When it was listed (see `ItemJob.listedModified`).
+    private let listedModified: Int64?
     /// SHA-256 of the input, for `{hash:N}`: the run's own (it records it), or, in a dry run,
     /// read only when a path asks for it; empty if the file can no longer be read.
     private(set) lazy var contentHash: String = knownHash ?? (try? ContentHash.ofFile(atPath: input.path)) ?? ""
@@ -28,6 +30,7 @@ final class ItemContext {
         input = job.input
         format = job.format
         bytesIn = job.bytesIn
+        listedModified = job.listedModified
         knownHash = job.contentHash
     }
 
@@ -45,6 +48,20 @@ final class ItemContext {
                               needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
                               hasProfile: profile != nil, gainMap: structure.gainMap)
     }()
+}
+
+extension ItemContext {
+    /// Fails the item when its input is no longer the file that was listed (size or modification
+    /// time): outputs read from a file being rewritten or truncated are not published.
+    func requireUnchanged() throws {
+        guard let listedModified else { return }
+        guard let now = FileStamp(path: input.path) else {
+            throw StageFailure(.inputChanged, "the input vanished while it was being read")
+        }
+        guard now.size == Int64(bytesIn), now.modifiedNanoseconds == listedModified else {
+            throw StageFailure(.inputChanged, "the input changed while it was being read (\(bytesIn) bytes when listed, \(now.size) now)")
+        }
+    }
 }
 
 /// What a header stage throws when the item is not for this pipeline: skipped, not failed.

@@ -23,7 +23,10 @@ enum AtomicFile {
     }
 
     /// Publishes every file or, when one cannot be written, none; returns their sizes in order.
-    static func write(_ files: [File], under outputRoot: URL, via temporaryFolder: URL, durability: Durability) throws -> [Int] {
+    /// `beforePublishing` runs once every file is written, before the first is synced or renamed:
+    /// its failure publishes none.
+    static func write(_ files: [File], under outputRoot: URL, via temporaryFolder: URL, durability: Durability,
+                      beforePublishing: () throws -> Void = {}) throws -> [Int] {
         // Refused paths create nothing, not even the temporary folder.
         let components = try files.map { try OutputTree.components(of: $0.relativePath) }
         let root = try OutputTree.openRoot(outputRoot)
@@ -37,6 +40,7 @@ enum AtomicFile {
             // libvips and Foundation take a path: the walk above has just checked every folder on it.
             try staged[staged.count - 1].produce(file)
         }
+        try beforePublishing()
         for file in staged { try durability.syncFile(file.temporaryName, in: temporaries, file.relativePath) }
         return try staged.indices.map { index in try staged[index].publish(from: temporaries) }
     }

@@ -94,7 +94,7 @@ struct HeaderPhase: Sendable {
             }
             note = "\(mismatch): processed as \(format.rawValue)"
         }
-        let job = ItemJob(input: input, format: format, bytesIn: item.bytesIn, contentHash: contentHash)
+        let job = ItemJob(input: input, format: format, bytesIn: item.bytesIn, contentHash: contentHash, listedModified: stamp.modifiedNanoseconds)
         return readHeader(item, job, assessment, note: note)
     }
 

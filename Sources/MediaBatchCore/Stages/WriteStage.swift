@@ -35,7 +35,7 @@ struct WriteStage: PipelineStage {
             AtomicFile.File(relativePath: output.path!) { temporary in try Self.make(output, with: outputs, at: temporary) }
         }
         let sizes = try AtomicFile.write(files, under: environment.outputRoot, via: environment.temporaryFolder,
-                                         durability: environment.durability)
+                                         durability: environment.durability, beforePublishing: item.requireUnchanged)
         let written = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.path!), sizes))
         outcome.outputs = planned.map { output in
             var output = output

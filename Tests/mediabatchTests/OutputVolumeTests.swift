@@ -3,21 +3,22 @@ import MediaBatchCore
 import TestSupport
 import XCTest
 
-/// A run whose output volume fills up (a small tmpfs): the items that cannot be written fail
+/// Output volumes that fail a run, on real file systems (tmpfs, mounted here: root only, skipped
+/// with the reason otherwise). One that fills up: the items that cannot be written fail
 /// `diskFull` with what they needed, the run stops admitting after a streak of them (exit 1, a
 /// summary line), leaves no temporary file and no changed input; once the volume grows, a rerun
-/// finishes exactly the rest, byte for byte what an undisturbed run writes. Needs root (mount);
-/// skipped with the reason otherwise.
-final class FullDiskTests: XCTestCase {
+/// finishes exactly the rest, byte for byte what an undisturbed run writes. One mounted
+/// read-only: the run refuses at start (exit 2) and says why.
+final class OutputVolumeTests: XCTestCase {
     private var mountPoint: URL?
 
     override func tearDown() {
         if let mountPoint { _ = try? runProcess("umount", ["-l", mountPoint.path]) }
     }
 
-    private func mountTmpfs(megabytes: Int) throws -> URL {
+    private func mountTmpfs(megabytes: Int, readOnly: Bool = false) throws -> URL {
         let folder = Fixtures.temporaryFolder("full-disk")
-        let mounted = try runProcess("mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", folder.path])
+        let mounted = try runProcess("mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m\(readOnly ? ",ro" : "")", "tmpfs", folder.path])
         try XCTSkipUnless(mounted.exitCode == 0, "cannot mount a tmpfs here (root needed): \(mounted.stderr)")
         mountPoint = folder
         return folder
@@ -67,5 +68,16 @@ final class FullDiskTests: XCTestCase {
         Dictionary(uniqueKeysWithValues: try FileManager.default.contentsOfDirectory(atPath: folder.path).map {
             ($0, try Data(contentsOf: folder.appendingPathComponent($0)))
         })
+    }
+
+    func testAReadOnlyOutputVolumeIsRefusedAtStart() throws {
+        let input = Fixtures.temporaryFolder("read-only-in")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("a.jpg").path)
+        let output = try mountTmpfs(megabytes: 4, readOnly: true)
+        let pipeline = Fixtures.temporaryFolder("read-only-pipeline").appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
+        let result = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path, "--quiet"])
+        XCTAssertEqual(result.exitCode, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Read-only file system"), result.stderr)
     }
 }
