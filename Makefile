@@ -6,7 +6,7 @@ SCRATCH ?= .build
 # The Debian release `make package` builds for: the host's, or trixie/bookworm in a debootstrap root.
 RELEASE ?= $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 
-.PHONY: deps demo test build release bench bench-trixie clean package package-test test-trixie
+.PHONY: deps demo test build release bench bench-trixie clean package package-test test-trixie test-slurm
 
 deps:
 	@./scripts/install-deps.sh
@@ -33,6 +33,11 @@ test: deps
 # build packages and this machine's toolchain, building into .build/trixie so that .build stays bookworm's.
 test-trixie:
 	./scripts/in-debian-root.sh trixie make test SCRATCH=.build/trixie
+
+# deploy/slurm's array and merge on a one-node Slurm cluster started on this machine, against a single-process
+# run (needs root: installs slurmctld, slurmd, munge). Builds the release binary unless MEDIABATCH=path is given.
+test-slurm: deps
+	deploy/slurm/test-cluster.sh
 
 # dist/mediabatch_VERSION_amd64.deb for $(RELEASE); Depends read from the binary built on it.
 package:

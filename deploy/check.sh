@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-scripts=(slurm/mediabatch-array.sh slurm/merge.sh check.sh)
+scripts=(slurm/mediabatch-array.sh slurm/merge.sh slurm/test-cluster.sh check.sh)
 for script in "${scripts[@]}"; do bash -n "$script"; done
 if command -v shellcheck >/dev/null; then
   shellcheck "${scripts[@]}"

@@ -10,6 +10,10 @@
 # MEDIABATCH, if not on PATH), as the array did; sbatch passes the environment on.
 # Result: $MEDIABATCH_OUTPUT/.mediabatch/reports/merged.json; exit 1 if a shard left no report (merged.json
 # then covers the others) or merge-reports refused the reports.
+# A pipeline with output.manifest: each shard writes NAME.shard-I-of-N.EXT, and nothing else joins them.
+# Set MEDIABATCH_MANIFEST to that output.manifest (e.g. manifest.json) and, once every shard has
+# reported and none was interrupted, the shard manifests are merged into $MEDIABATCH_OUTPUT/NAME.EXT
+# (what a site build reads).
 #SBATCH --job-name=mediabatch-merge
 #SBATCH --cpus-per-task=1
 #SBATCH --mem=512M
@@ -42,6 +46,24 @@ rm -f "$dir/merged.json"   # a failed merge must not leave an earlier run's in i
 if (( missing )); then
   echo "error: $dir/merged.json covers only the shards not listed above" >&2
   exit 1
+fi
+
+if [[ -n ${MEDIABATCH_MANIFEST:-} ]]; then
+  # manifest.json of shard 0 of 4 is manifest.shard-0-of-4.json (a name without extension: tag at the end).
+  name=$MEDIABATCH_MANIFEST ext=
+  if [[ ${name##*/} == *.* ]]; then ext=.${name##*.} name=${name%.*}; fi
+  manifests=()
+  for (( i = 0; i < count; i++ )); do
+    manifests+=("$MEDIABATCH_OUTPUT/$name.shard-$i-of-$count$ext")
+  done
+  # An interrupted shard's manifest lacks what it did not get to: a site built from it would lose
+  # those items until the shard runs again. Keep the manifest of the last complete run instead.
+  if grep -Eq '^  "interrupted" ?: ?true' "${reports[@]}"; then
+    echo "note: a shard was interrupted (its report says so): $MEDIABATCH_MANIFEST not merged, left as it was" >&2
+  else
+    # merge-manifests refuses a missing or overlapping shard manifest and then writes nothing.
+    "$mediabatch" merge-manifests "$MEDIABATCH_OUTPUT/$MEDIABATCH_MANIFEST" "${manifests[@]}"
+  fi
 fi
 
 # Complete and merged: move the shard reports aside, so that a shard report in $dir is always one not
