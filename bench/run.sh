@@ -323,13 +323,12 @@ durability() {
         echo "$mode $(cat "$work/time.txt")"
       done
     done > "$work/durability.txt"
-    awk -v n="$n" '
-      { t[$1] = t[$1] " " $2 }
-      END {
-        for (mode in t) { k = split(substr(t[mode], 2), v, " "); asort(v); median[mode] = v[int((k + 1) / 2)]
-                          printf "%-5s %8.2f items/s (median of%s s)\n", mode, n / median[mode], t[mode] }
-        printf "full / none: %.3fx the time\n", median["full"] / median["none"]
-      }' "$work/durability.txt"
+    for mode in full none; do
+      echo "$mode $(awk -v m=$mode '$1 == m { print $2 }' "$work/durability.txt" | sort -n | sed -n 3p)" \
+        "$(awk -v m=$mode '$1 == m { printf "%s ", $2 }' "$work/durability.txt")"
+    done | awk -v n="$n" '
+      { median[$1] = $2; printf "%-5s %8.2f items/s (median; runs:", $1, n / $2; for (i = 3; i <= NF; i++) printf " %s", $i; print " s)" }
+      END { printf "full / none: %.3fx the time\n", median["full"] / median["none"] }'
   done
 }
 
