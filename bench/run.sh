@@ -311,7 +311,7 @@ ratios() {
 # 12 MP JPEG and the tiny-photo sets: five rounds each, the two interleaved, the median's ratio.
 durability() {
   local set dir n round mode
-  for set in jpeg12 tinymeta5000; do
+  for set in ${DURABILITY_SETS:-jpeg12 tinymeta5000}; do
     dir=$work/inputs/$set
     n=$(count_inputs "$dir")
     echo
