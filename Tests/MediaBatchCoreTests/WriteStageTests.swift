@@ -110,9 +110,9 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
     }
 
     /// Every input was reported; the outputs in `fitting` were written whole (the reference
-    /// run's bytes; images decode to their sizes); every other item failed with `reason`; and
-    /// nothing else is under `output`: no partial output, no temporary file.
-    private func assertTheRunWentOn(_ report: RunReport, output: URL, fitting: [String], reason: String,
+    /// run's bytes; images decode to their sizes); every other item failed with `code` and
+    /// `reason`; and nothing else is under `output`: no partial output, no temporary file.
+    private func assertTheRunWentOn(_ report: RunReport, output: URL, fitting: [String], code: ItemError.Code = .writeFailed, reason: String,
                                     file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(report.items.map(\.input).sorted(), Self.reference.items.map(\.input).sorted(), file: file, line: line)
         for item in report.items {
@@ -128,7 +128,7 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
             } else {
                 let message = item.error?.message ?? ""
                 XCTAssertEqual(item.status, .failed, item.input, file: file, line: line)
-                XCTAssertEqual(item.error?.code, .writeFailed, "\(item.input): \(message)", file: file, line: line)
+                XCTAssertEqual(item.error?.code, code, "\(item.input): \(message)", file: file, line: line)
                 XCTAssertTrue(message.hasPrefix("cannot write \(name): ") && message.contains(reason), "\(item.input): \(message)",
                               file: file, line: line)
             }
@@ -156,7 +156,8 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
         }
         print("disk full: a real tmpfs of \(size) bytes")
         let report = try Self.run(Self.copyingStages, output: disk)
-        try assertTheRunWentOn(report, output: disk, fitting: [first.output!, second.output!], reason: "No space left on device")
+        try assertTheRunWentOn(report, output: disk, fitting: [first.output!, second.output!], code: .diskFull,
+                               reason: "no space left on the output volume (the file needed ")
     }
 
     func testAFileSizeLimitFailsTheOutputsOverItAndTheRunGoesOn() throws {
