@@ -25,7 +25,9 @@ public final class VImage: @unchecked Sendable {
         Self.building.withLock { g_object_unref(pointer) }
     }
 
-    /// Runs a libvips call that builds operations, one thread at a time (see `building`).
+    /// Runs a libvips call that builds operations, one thread at a time (see `building`). Its
+    /// result is often a status `check` has already judged.
+    @discardableResult
     static func build<T>(_ call: () throws -> T) rethrows -> T {
         try building.withLock(call)
     }
