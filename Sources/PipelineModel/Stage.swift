@@ -124,8 +124,8 @@ extension Stage.Transcode {
     /// What the stage makes, in words, for `mediabatch validate`.
     public var explanation: String {
         let from = self.from.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? "every image"
-        let settings = [quality.description].map { "q\($0)" } + [effort.map { "effort \($0)" }].compactMap { $0 }
-        return "\(from) → \(to.rawValue) \(settings.joined(separator: " ")), sRGB; " + hdr.explanation(formats: [to])
+        let effort = self.effort.map { " effort \($0)" } ?? ""
+        return "\(from) → \(to.rawValue) q\(quality)\(effort), sRGB; " + hdr.explanation(formats: [to])
     }
 }
 

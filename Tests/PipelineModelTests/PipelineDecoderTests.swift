@@ -119,6 +119,22 @@ final class PipelineDecoderTests: XCTestCase {
                        "stages[1].effort: expected no effort: jpeg takes none (webp 0–6, avif 0–9, jxl 1–9 do), found 3")
     }
 
+    /// `hdr` on transcode and variants: keep by default, drop when asked, anything else named;
+    /// the default leaves the fingerprint as pipelines written before the option had it.
+    func testHDRIsKeptUnlessDroppedAndTheDefaultKeepsFingerprints() throws {
+        func transcode(_ options: String) -> String { stages(#"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"\#(options)}, {"stage": "write"}"#) }
+        let kept = try decode(transcode("")).stages[1], dropped = try decode(transcode(#", "hdr": "drop""#)).stages[1]
+        XCTAssertEqual(kept, .transcode(.init(from: nil, to: .jpeg, quality: 80, effort: nil, hdr: .keep)))
+        XCTAssertEqual(dropped, .transcode(.init(from: nil, to: .jpeg, quality: 80, effort: nil, hdr: .drop)))
+        XCTAssertEqual(kept.fingerprint, "transcode(*->jpeg,q=80)")
+        XCTAssertEqual(dropped.fingerprint, "transcode(*->jpeg,q=80,hdr=drop)")
+        let variants = try decode(stages(#"{"stage": "decode"}, {"stage": "variants", "sizes": [640], "formats": ["jpeg"], "hdr": "drop"}, {"stage": "write"}"#))
+        guard case .variants(let options)? = variants.stage(.variants) else { return XCTFail("no variants") }
+        XCTAssertEqual(options.hdr, .drop)
+        XCTAssertTrue(variants.stages[1].fingerprint.hasSuffix(",hdr=drop)"), variants.stages[1].fingerprint)
+        XCTAssertEqual(failure(transcode(#", "hdr": "bright""#)), #"stages[1].hdr: expected keep or drop (one of keep, drop), found "bright""#)
+    }
+
     func testMistakesNameTheJSONPathAndWhatWasExpected() {
         let cases: [(String, String)] = [
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,

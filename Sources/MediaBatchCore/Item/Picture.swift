@@ -20,7 +20,8 @@ struct Picture: Codable, Hashable, Sendable {
         let needsConversion: Bool
         /// Any ICC profile at all, sRGB's included.
         let hasProfile: Bool
-        /// An HDR photo's gain map, where the file has one mediabatch can read.
+        /// An HDR photo's gain map, as the header names it (`write` reads it, or leaves it out
+        /// with the reason when it is one mediabatch does not read).
         var gainMap: GainMapKind? = nil
 
         /// As shown: orientations 5–8 turn the image a quarter.

@@ -12,7 +12,7 @@ enum GainMapReading {
         guard let kind = item.pictureSource?.gainMap else { throw GainMapFailure(reason: "none found") }
         do {
             switch (item.format, kind) {
-            case (.jpeg, _): return try jpeg(item.input.path, maxPixels: maxPixels(item))
+            case (.jpeg, _): return try jpeg(item, maxPixels: maxPixels(item))
             case (.heic, .apple): return try appleHEIF(item)
             case (_, .samsung): throw GainMapFailure(reason: "Samsung's is not read (a colour map whose meaning Samsung does not publish)")
             default: throw GainMapFailure(reason: "an ISO 21496-1 tmap in \(item.format.rawValue) is not read: Debian's libheif has no gain map API")
@@ -26,14 +26,17 @@ enum GainMapReading {
         }
     }
 
-    /// A gain map four times its picture's pixels is no gain map (Ultra HDR's are at most its
-    /// size; one corpus photo's is 1.6 times): its decode is refused from its header.
+    /// A gain map four times its picture's pixels is no gain map (they are usually smaller than
+    /// their picture; the largest seen, a Photoshop one in the corpus, has 1.6 times its pixels):
+    /// its decode is refused from its header.
     private static func maxPixels(_ item: ItemContext) -> Int {
         4 * (item.pictureSource.map { $0.stored.width * $0.stored.height } ?? 0)
     }
 
-    private static func jpeg(_ path: String, maxPixels: Int) throws -> (image: VImage, metadata: GainMapMetadata) {
-        guard let found = try JPEGGainMap.read(path: path) else { throw GainMapFailure(reason: "not found where the file's index says") }
+    /// Through the JPEG structure the header phase read, not a second walk of the file's head.
+    private static func jpeg(_ item: ItemContext, maxPixels: Int) throws -> (image: VImage, metadata: GainMapMetadata) {
+        guard case .image(_, _, .jpeg(let structure))? = try? item.header.get().content,
+              let found = try JPEGGainMap.read(path: item.input.path, structure: structure) else { throw GainMapFailure(reason: "not found where the file's index says") }
         let image = try VImage.decodingJPEG(found.jpeg, maxPixels: maxPixels)
         guard found.kind == .apple else {
             guard let metadata = found.metadata else { throw GainMapFailure(reason: "its metadata is missing") }

@@ -4,7 +4,7 @@ import VipsKit
 /// An HDR photo's gain map for each of an item's pictures, from one read of it: turned like the
 /// picture and resized to the picture's size at the scale the file keeps it at (Apple's at half,
 /// Ultra HDR's often a quarter), so it stays aligned with what it brightens. An Apple gain map is
-/// converted to the ISO 21496-1 curve once, at its own size (see `AppleHDR.recoveryTable`).
+/// converted to the ISO 21496-1 curve once, at its own size (see `AppleHDR.recoveryLUT`).
 ///
 /// Converting the picture's colour (Display P3 to sRGB) leaves the gain map valid: a one-channel
 /// map scales every channel of a pixel's linear light by the same factor f (HDR = f·SDR, with
@@ -37,10 +37,9 @@ final class GainMapRenderer {
         do {
             let shaped = try shape(source.image, like: picture)
             return (try shaped.encoded(as: .jpeg, quality: Self.quality), source.metadata)
-        } catch let error as VipsError {
-            self.source = .failure(GainMapFailure(reason: "cannot be resized or encoded (\(error.message))"))
-            return nil
         } catch {
+            let reason = (error as? VipsError)?.message ?? "\(error)"
+            self.source = .failure(GainMapFailure(reason: "cannot be resized or encoded (\(reason))"))
             return nil
         }
     }

@@ -20,6 +20,13 @@ final class ItemOutputs {
         return metadata
     }
     /// What the outputs do not carry, each named once, in the order first met.
+    /// The same for an output written without the input's gain map: its XMP no longer points
+    /// at one (parsed once an item, not once an output).
+    private lazy var metadataWithoutGainMap: ImageMetadata? = metadata.map { metadata in
+        var edited = metadata
+        edited.removeGainMapReferences()
+        return edited
+    }
     private(set) var removedMetadata: [String] = []
     /// Each output's SHA-256, by path, from the bytes written.
     private(set) var hashes: [String: String] = [:]
@@ -45,8 +52,7 @@ final class ItemOutputs {
         }
         let image = try renderer.image(for: picture)
         let gainMap = output.format.carriesGainMap && picture.keepsGainMap ? gainMaps.gainMap(for: picture) : nil
-        var metadata = self.metadata
-        if gainMap == nil, picture.source.gainMap != nil { metadata?.removeGainMapReferences() }
+        let metadata = gainMap == nil && picture.source.gainMap != nil ? metadataWithoutGainMap : self.metadata
         if gainMap == nil, output.plansGainMap { gainMapsLeftOut.insert(output.path ?? "") }
         let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)
         note((metadata?.removed ?? []) + encoded.notCarried + gainMapNotes(picture, output, written: gainMap != nil))

@@ -12,7 +12,7 @@ enum PictureEncoder {
     /// The file's bytes, and what the format has no place for (for the report).
     static func encode(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput,
                        gainMap: (jpeg: [UInt8], metadata: GainMapMetadata)? = nil) throws -> (bytes: [UInt8], notCarried: [String]) {
-        let encoded = try encode(image, metadata, as: output)
+        let encoded = try encodePicture(image, metadata, as: output)
         guard let gainMap else { return encoded }
         do {
             return (try UltraHDR.assemble(primary: encoded.bytes, gainMap: gainMap.jpeg, metadata: gainMap.metadata), encoded.notCarried)
@@ -21,7 +21,7 @@ enum PictureEncoder {
         }
     }
 
-    private static func encode(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput) throws -> (bytes: [UInt8], notCarried: [String]) {
+    private static func encodePicture(_ image: VImage, _ metadata: ImageMetadata?, as output: PlannedOutput) throws -> (bytes: [UInt8], notCarried: [String]) {
         guard let codec = output.format.row.encoder?.codec else {
             throw StageFailure(.encodeFailed, "cannot encode an image as \(output.format.rawValue)")
         }

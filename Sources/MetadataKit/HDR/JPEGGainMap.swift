@@ -32,13 +32,14 @@ public struct JPEGGainMap: Equatable, Sendable {
     /// XMP, else from the primary image's MakerNote.
     ///
     /// - Throws: `MetadataFormatError` when the file is not a JPEG, or its gain map's metadata is
-    ///   invalid (the reason named).
-    public static func read(path: String) throws -> JPEGGainMap? {
-        let structure = try JPEGStructure(path: path)
+    ///   invalid (the reason named). `structure`: the file's, when the caller has read it already.
+    public static func read(path: String, structure known: JPEGStructure? = nil) throws -> JPEGGainMap? {
+        let structure = try known ?? JPEGStructure(path: path)
         guard structure.hasGainMap else { return nil }
-        let file = try WholeFile.bytes(path)
-        for picture in structure.pictures.dropFirst() where picture.offset > 0 && picture.size > 0 && picture.size <= file.count - picture.offset {
-            let jpeg = Array(file[picture.offset..<picture.offset + picture.size])
+        // Only the pictures after the primary are read: its own scan may be most of the file.
+        let file = try RandomAccessFile(path: path)
+        for picture in structure.pictures.dropFirst() where picture.offset > 0 && picture.size > 0 && picture.size <= file.size - picture.offset {
+            let jpeg = try file.bytes(at: picture.offset, count: picture.size)
             let makerNote = { (try? JPEGMetadata.readMetadata(path: path))?.exif?.appleMakerNote }
             if let found = try identify(jpeg, primaryMakerNote: makerNote) { return found }
         }

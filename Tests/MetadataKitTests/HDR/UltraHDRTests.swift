@@ -4,8 +4,8 @@ import TestSupport
 import XCTest
 
 /// Ultra HDR files assembled from a primary JPEG and a gain map JPEG, read back by our own
-/// readers, by exiftool, and by libvips 8.18's `uhdrload` where `MEDIABATCH_UHDR_PYTHON` names a
-/// python with pyvips-binary 8.18 (not the tests' venv: `scripts/test-python.sh` pins no libvips).
+/// readers, by exiftool, and by libvips 8.18's `uhdrload` (pyvips-binary, in the tests' venv that
+/// `scripts/test-python.sh` makes).
 final class UltraHDRTests: XCTestCase {
     static func bytes(_ path: String) throws -> [UInt8] {
         try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -102,10 +102,8 @@ final class UltraHDRTests: XCTestCase {
         }
     }
 
-    /// What libvips 8.18's `uhdrload` (libultrahdr) reads from `path`, where
-    /// `MEDIABATCH_UHDR_PYTHON` names a python with pyvips 8.18 (pyvips-binary); nil elsewhere.
-    static func uhdrload(_ path: String) throws -> [String: Any]? {
-        guard let python = ProcessInfo.processInfo.environment["MEDIABATCH_UHDR_PYTHON"] else { return nil }
+    /// What libvips 8.18's `uhdrload` (libultrahdr) reads from `path`.
+    static func uhdrload(_ path: String) throws -> [String: Any] {
         let script = """
             import json, sys, pyvips
             image = pyvips.Image.new_from_file(sys.argv[1])
@@ -114,15 +112,13 @@ final class UltraHDRTests: XCTestCase {
             fields["gainmap-data-length"] = len(image.get("gainmap-data")) if "gainmap-data" in image.get_fields() else 0
             print(json.dumps(fields))
             """
-        let result = try runProcess(python, ["-c", script, path])
-        XCTAssertEqual(result.exitCode, 0, result.stderr)
-        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(PythonReference.run(script, [path]).utf8)) as? [String: Any])
     }
 
     /// libultrahdr's reading of the file against `metadata` (its boosts and capacities linear).
     func checkUHDRLoad(_ path: String, gainMapLength: Int, metadata: GainMapMetadata, file: StaticString = #filePath,
                        line: UInt = #line) throws {
-        guard let fields = try Self.uhdrload(path) else { return }
+        let fields = try Self.uhdrload(path)
         XCTAssertEqual(fields["loader"] as? String, "uhdrload", file: file, line: line)
         XCTAssertEqual(fields["gainmap-data-length"] as? Int, gainMapLength, file: file, line: line)
         let lists: [(String, [Double], Bool)] = [("max-content-boost", metadata.gainMapMax, true), ("min-content-boost", metadata.gainMapMin, true),
