@@ -96,7 +96,7 @@ final class HeaderPhaseTests: XCTestCase, RunsPipelines {
         unlink(input.appendingPathComponent("2.jpg").path)
         let pipeline = try pipeline(webStages)
         let stages = StageFactory.make(pipeline.stages, RunEnvironment(outputRoot: output, temporaryFolder: Fixtures.temporaryFolder(),
-                                                                       limits: pipeline.limits, durability: .full))
+                                                                       limits: pipeline.limits))
         let phase = HeaderPhase(pipeline: pipeline, stages: stages, executor: InProcessExecutor(stages: stages, keepsContexts: false),
                                 ledger: RunLedger(store: nil, run: 0, outputRoot: output, force: false, prune: false, writes: false),
                                 claims: OutputClaims(log: Fixtures.temporaryFolder().appendingPathComponent("claims.bin")), dryRun: false)

@@ -24,7 +24,7 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
                          limits: String = "{}") throws -> InProcessExecutor {
         let pipeline = try pipeline(stages, limits: limits)
         let environment = RunEnvironment(outputRoot: output, temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all"),
-                                         limits: pipeline.limits, durability: .full)
+                                         limits: pipeline.limits)
         return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: keepsContexts)
     }
 
@@ -47,7 +47,7 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
         let header = CostEstimator.ImageHeader(format: .heic, width: 4032, height: 3024, bitsPerSample: 8)
         XCTAssertEqual(plan.estimatedBytes, CostEstimator.estimate(image: header, maxPixelSize: 2048))
         job.plan = plan
-        let outcome = executor.pixels(job)
+        let outcome = try Self.published(executor.pixels(job), under: output)
         XCTAssertNil(outcome.error)
         let written = output.appendingPathComponent("web/IMG_1034.jpg")
         XCTAssertEqual(outcome.outputs, [WrittenOutput(planned: plan.outputs[0],
@@ -80,7 +80,7 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
             plan.outputs[0].path = "claimed/\(keepsContexts).jpg"
             executor.forget(job)
             job.plan = plan
-            let outcome = executor.pixels(job)
+            let outcome = try Self.published(executor.pixels(job), under: output)
             XCTAssertEqual(outcome.outputs.map(\.path), ["claimed/\(keepsContexts).jpg"])
             let image = try VImage.open(output.appendingPathComponent("claimed/\(keepsContexts).jpg").path)
             XCTAssertEqual([image.width, image.height], [1296, 968])

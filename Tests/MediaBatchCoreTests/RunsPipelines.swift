@@ -83,11 +83,21 @@ extension RunsPipelines {
         try stageList(#"{"stage": "decode"}, \#(json), {"stage": "write"}"#, output: output)[1]
     }
 
+    /// An item's outcome as the run takes it: its staged files published (as `RunRecorder` does),
+    /// the outcome without them (their temporary names differ from process to process).
+    static func published(_ outcome: PixelOutcome, under output: URL) throws -> PixelOutcome {
+        var outcome = outcome
+        try OutputPublisher(outputRoot: output, temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all"), durability: .none)
+            .publish(outcome.staged)
+        outcome.staged = []
+        return outcome
+    }
+
     /// Every stage of a pipeline as the run builds them.
     static func stageList(_ stages: String, output: URL = Fixtures.temporaryFolder()) throws -> [PipelineStage] {
         let pipeline = try pipeline(stages)
         let environment = RunEnvironment(outputRoot: output, temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all"),
-                                         limits: pipeline.limits, durability: .full)
+                                         limits: pipeline.limits)
         return StageFactory.make(pipeline.stages, environment)
     }
 }

@@ -17,7 +17,7 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         let document = #"{"version": 1, "stages": [\#(InProcessExecutorTests.webPipeline)]}"#
         return WorkerPool(executable: Fixtures.executable, setup: WorkerMessage.Setup(
             pipelineDocument: Data(document.utf8), pipelineFolder: Fixtures.repositoryRoot.path, outputRoot: output.path,
-            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path, durability: .full), timeoutSeconds: timeoutSeconds)
+            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds)
     }
 
     /// `mediabatch worker` children of this process.
@@ -38,8 +38,8 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
             XCTAssertEqual(pool.header(job), verdict, sample)
             guard let plan = verdict.plan else { continue }
             job.plan = plan
-            let outcome = executor.pixels(job)
-            XCTAssertEqual(pool.pixels(job), outcome, sample)
+            let outcome = try Self.published(executor.pixels(job), under: local)
+            XCTAssertEqual(try Self.published(pool.pixels(job), under: isolated), outcome, sample)
             for written in outcome.outputs {
                 XCTAssertEqual(try Data(contentsOf: isolated.appendingPathComponent(written.path)),
                                try Data(contentsOf: local.appendingPathComponent(written.path)), written.path)
@@ -63,7 +63,7 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(crashed.error?.message.hasPrefix("the worker process reading it died of signal 11 (Segmentation fault)"), true)
         var next = try InProcessExecutorTests.job("jpeg/apple_iphone_4.jpg")
         next.plan = try XCTUnwrap(pool.header(next).plan)
-        XCTAssertEqual(pool.pixels(next).outputs.map(\.path), ["web/apple_iphone_4.jpg"])
+        XCTAssertEqual(try Self.published(pool.pixels(next), under: output).outputs.map(\.path), ["web/apple_iphone_4.jpg"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
     }
 

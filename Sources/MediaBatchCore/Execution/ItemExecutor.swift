@@ -48,9 +48,12 @@ struct PixelOutcome: Codable, Equatable, Sendable {
     var outputs: [WrittenOutput] = []
     var removedMetadata: [String] = []
     var placeholder: String?
+    /// The files written, at their temporary names: the run publishes them (`OutputPublisher`)
+    /// with the batch that records the item.
+    var staged: [StagedFile] = []
 }
 
-/// One output as it stands after `write`: published now, or reused as an earlier run wrote it.
+/// One output as it stands after `write`: written now (staged), or reused as an earlier run wrote it.
 struct WrittenOutput: Codable, Equatable, Sendable {
     /// What was planned for it (its path set).
     let planned: PlannedOutput

@@ -31,9 +31,13 @@ final class LiveWorkers: @unchecked Sendable {
         }
     }
 
-    /// Temporary outputs are named "<pid>-<serial>-<name>" (see `AtomicFile`).
+    /// Temporary outputs are named "<pid>-<serial>-<name>" (see `AtomicFile`); those the worker
+    /// handed over, staged, are the run's (registered in `TemporaryFiles`) and stay to be published.
     static func removeTemporaryFiles(of pid: pid_t, in folder: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix("\(pid)-") { unlink(folder.appendingPathComponent(name).path) }
+        for name in names where name.hasPrefix("\(pid)-") {
+            let path = folder.appendingPathComponent(name).path
+            if !TemporaryFiles.shared.isRegistered(path) { unlink(path) }
+        }
     }
 }

@@ -11,7 +11,6 @@ enum WorkerMessage {
         let pipelineFolder: String
         let outputRoot: String
         let temporaryFolder: String
-        let durability: Durability
     }
 
     enum Request: Codable {

@@ -32,7 +32,11 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
 
     func pixels(_ job: ItemJob) -> PixelOutcome {
         switch exchange(.pixels(job), among: \.idle) {
-        case .success(let reply): return reply.outcome ?? PixelOutcome(error: protocolError(job))
+        case .success(let reply):
+            guard let outcome = reply.outcome else { return PixelOutcome(error: protocolError(job)) }
+            // The run's to publish or remove from now on, even once the worker that wrote them is gone.
+            for file in outcome.staged { TemporaryFiles.shared.register(file.temporaryPath) }
+            return outcome
         case .failure(let fault): return PixelOutcome(error: fault.itemError(job, stage: .write, timeout: timeoutSeconds))
         }
     }

@@ -38,8 +38,7 @@ public enum WorkerService {
             let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
             try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: true)
             let environment = RunEnvironment(outputRoot: URL(fileURLWithPath: setup.outputRoot),
-                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits,
-                                             durability: setup.durability)
+                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits)
             return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: false)
         } catch {
             fail("cannot set up: \(error)")
@@ -55,7 +54,10 @@ public enum WorkerService {
             reply.verdict = executor.header(job)
         case .pixels(let job):
             faults.strike(.pixels, job)
-            reply.outcome = executor.pixels(job)
+            let outcome = executor.pixels(job)
+            // Its staged files are the run's now: an orphaned worker must not remove them.
+            for file in outcome.staged { TemporaryFiles.shared.unregister(file.temporaryPath) }
+            reply.outcome = outcome
             // The budget counts an item while it runs; a worker must not keep its peak after.
             // Up to 16 MiB of free heap stays for the next item (trimming after every 12 MP
             // JPEG cost 2% of throughput in page faults).

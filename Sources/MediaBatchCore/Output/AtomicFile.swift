@@ -2,12 +2,12 @@ import Foundation
 
 /// Writes an item's files so that they appear whole or not at all: each file's content goes to
 /// a temporary file in the run's temporary folder (under the output root: same filesystem), and
-/// only once every file of the item is written does one rename(2) per file publish them. A
-/// failure before that leaves nothing published. Temporary files are tracked so that an
-/// interrupted run removes them; a killed run's are in one folder that the next run empties
-/// before it starts. Both folders are reached through `OutputTree`, never through a symlink
-/// inside the root. With `Durability.full`, each file's data is synced before its rename (its
-/// folder, once a batch, before the state database records it: see `Durability`).
+/// only once every file of the item is written are they handed over, staged, for the run to
+/// publish (`OutputPublisher`: synced, then one rename(2) each) with the batch the state
+/// database records next. A failure before that leaves nothing staged. Temporary files are
+/// tracked so that an interrupted run removes them; a killed run's are in one folder that the
+/// next run empties before it starts. Both folders are reached through `OutputTree`, never
+/// through a symlink inside the root.
 enum AtomicFile {
     /// One file to publish: its path relative to the output root, and what writes its content
     /// at the temporary path it is given.
@@ -16,74 +16,79 @@ enum AtomicFile {
         let produce: (_ temporaryPath: String) throws -> Void
     }
 
-    /// Publishes `relativePath` alone; returns the published file's size.
+    /// Publishes `relativePath` alone, at once (for files no commit follows, as the manifest);
+    /// returns the published file's size.
     static func write(_ relativePath: String, under outputRoot: URL, via temporaryFolder: URL, durability: Durability,
                       _ produce: @escaping (_ temporaryPath: String) throws -> Void) throws -> Int {
-        try write([File(relativePath: relativePath, produce: produce)], under: outputRoot, via: temporaryFolder, durability: durability)[0]
+        let staged = try stage([File(relativePath: relativePath, produce: produce)], under: outputRoot, via: temporaryFolder)
+        try OutputPublisher(outputRoot: outputRoot, temporaryFolder: temporaryFolder, durability: durability).publish(staged)
+        return staged[0].bytes
     }
 
-    /// Publishes every file or, when one cannot be written, none; returns their sizes in order.
-    /// `beforePublishing` runs once every file is written, before the first is synced or renamed:
-    /// its failure publishes none.
-    static func write(_ files: [File], under outputRoot: URL, via temporaryFolder: URL, durability: Durability,
-                      beforePublishing: () throws -> Void = {}) throws -> [Int] {
+    /// Writes every file or, when one cannot be written, none, each to its temporary name.
+    /// `beforeHandingOver` runs once every file is written: its failure stages none.
+    static func stage(_ files: [File], under outputRoot: URL, via temporaryFolder: URL,
+                      beforeHandingOver: () throws -> Void = {}) throws -> [StagedFile] {
         // Refused paths create nothing, not even the temporary folder.
         let components = try files.map { try OutputTree.components(of: $0.relativePath) }
         let root = try OutputTree.openRoot(outputRoot)
         defer { close(root) }
         let temporaries = try OutputTree.openFolder(OutputTree.components(of: temporaryFolder, under: outputRoot), under: root)
         defer { close(temporaries) }
-        var staged: [Staged] = []
-        defer { staged.forEach { $0.discard(in: temporaries) } }
+        var staging: [Staging] = []
+        defer { staging.forEach { $0.discard(in: temporaries) } }
         for (file, components) in zip(files, components) {
-            staged.append(try Staged(file, components, root: root, temporaryFolder: temporaryFolder))
+            staging.append(try Staging(file, components, root: root, temporaryFolder: temporaryFolder))
             // libvips and Foundation take a path: the walk above has just checked every folder on it.
-            try staged[staged.count - 1].produce(file)
+            try file.produce(staging[staging.count - 1].temporaryPath)
         }
-        try beforePublishing()
-        for file in staged { try durability.syncFile(file.temporaryName, in: temporaries, file.relativePath) }
-        return try staged.indices.map { index in try staged[index].publish(from: temporaries) }
+        try beforeHandingOver()
+        let staged = try staging.map { try $0.staged(in: temporaries) }
+        for index in staging.indices { staging[index].handedOver = true }
+        return staged
     }
 
-    /// A file written to its temporary name, with its destination folder held open.
-    private struct Staged {
+    /// A file being written to its temporary name. Its destination folder is made (and checked
+    /// for symlinks) before its content is, so that a refused path costs no encoding.
+    private struct Staging {
         let relativePath: String
-        let name: String
-        let folder: Int32
         let temporaryName: String
         let temporaryPath: String
-        private(set) var published = false
+        var handedOver = false
 
         init(_ file: File, _ components: [String], root: Int32, temporaryFolder: URL) throws {
-            var components = components
             relativePath = file.relativePath
-            name = components.removeLast()
-            folder = try OutputTree.openFolder(components, under: root)
-            temporaryName = "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(name)"
+            close(try OutputTree.openFolder(components.dropLast(), under: root))
+            temporaryName = "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(components.last ?? "")"
             temporaryPath = temporaryFolder.appendingPathComponent(temporaryName).path
             TemporaryFiles.shared.register(temporaryPath)
         }
 
-        func produce(_ file: File) throws {
-            try file.produce(temporaryPath)
-        }
-
-        /// rename(2) replaces a symlink at the destination itself: it never writes through it.
-        mutating func publish(from temporaries: Int32) throws -> Int {
+        func staged(in temporaries: Int32) throws -> StagedFile {
             var status = stat()
-            guard fstatat(temporaries, temporaryName, &status, AT_SYMLINK_NOFOLLOW) == 0,
-                  renameat(temporaries, temporaryName, folder, name) == 0 else {
-                throw OutputTree.failure(errno, "cannot publish \(relativePath)")
+            guard fstatat(temporaries, temporaryName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+                throw OutputTree.failure(errno, "cannot stage \(relativePath)")
             }
-            published = true
-            return Int(status.st_size)
+            return StagedFile(relativePath: relativePath, temporaryPath: temporaryPath, bytes: Int(status.st_size))
         }
 
-        /// Removes the temporary file unless it was published, and lets the folder go.
+        /// Removes the temporary file unless it was handed over (still registered: its publisher's now).
         func discard(in temporaries: Int32) {
-            if !published { unlinkat(temporaries, temporaryName, 0) }
+            guard !handedOver else { return }
+            unlinkat(temporaries, temporaryName, 0)
             TemporaryFiles.shared.unregister(temporaryPath)
-            close(folder)
         }
     }
+}
+
+/// An output written whole to its temporary name, waiting for the run to publish it.
+struct StagedFile: Codable, Equatable, Sendable {
+    /// Where it goes, relative to the output root.
+    let relativePath: String
+    /// Where it waits: in the run's temporary folder (the path `TemporaryFiles` knows it by).
+    let temporaryPath: String
+    let bytes: Int
+
+    /// Its name in the temporary folder, which the publisher holds open.
+    var temporaryName: String { (temporaryPath as NSString).lastPathComponent }
 }

@@ -27,6 +27,12 @@ final class TemporaryFiles: @unchecked Sendable {
         lock.unlock()
     }
 
+    func isRegistered(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths.contains(path)
+    }
+
     /// Removes every temporary file still in progress.
     func removeAll() {
         lock.lock()

@@ -79,3 +79,16 @@ extension ItemResult.Variant {
                   bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil)
     }
 }
+
+extension ItemResult {
+    /// The item made its outputs but they could not be published: it failed, with no outputs.
+    mutating func failToPublish(_ error: ItemError) {
+        status = .failed
+        self.error = ErrorInfo(error)
+        output = nil
+        variants = nil
+        placeholder = nil
+        bytesOut = 0
+        reason = "not recorded in the state database (the next run redoes it)"
+    }
+}

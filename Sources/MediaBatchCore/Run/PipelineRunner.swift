@@ -21,12 +21,12 @@ public final class PipelineRunner: @unchecked Sendable {
         self.pipeline = pipeline
         self.options = options
         let environment = RunEnvironment(outputRoot: options.outputRoot, temporaryFolder: options.temporaryFolder,
-                                         limits: pipeline.limits, durability: options.durability)
+                                         limits: pipeline.limits)
         stages = StageFactory.make(pipeline.stages, environment)
         executor = options.isolation.map { isolation in
             WorkerPool(executable: isolation.executable, setup: WorkerMessage.Setup(
                 pipelineDocument: isolation.pipelineDocument, pipelineFolder: isolation.pipelineFolder.path,
-                outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path, durability: options.durability),
+                outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path),
                 timeoutSeconds: pipeline.limits.timeoutSeconds)
         } ?? InProcessExecutor(stages: stages, keepsContexts: true)
         self.scheduler = Scheduler(concurrency: options.concurrency, memoryBudget: options.memoryBudget.bytes)
@@ -51,8 +51,8 @@ public final class PipelineRunner: @unchecked Sendable {
         let ledger = RunLedger(store: store, run: runID, outputRoot: options.outputRoot, force: options.force,
                                prune: options.prune, writes: !options.dryRun, durability: options.durability)
         let spoolFolder = try makeSpoolFolder()
-        let recorder = RunRecorder(ledger: ledger, spool: ResultSpool(folder: spoolFolder), onError: pipeline.onError,
-                                   stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)
+        let recorder = RunRecorder(ledger: ledger, publisher: try makePublisher(), spool: ResultSpool(folder: spoolFolder),
+                                   onError: pipeline.onError, stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)
         runItems(ledger, recorder, claimsLog: spoolFolder.appendingPathComponent("claims-\(getpid()).bin"))
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
@@ -69,6 +69,17 @@ public final class PipelineRunner: @unchecked Sendable {
         return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil,
                            manifest: options.makesManifest && !options.dryRun ? ledger.manifestItems : nil,
                            stoppedByFullDisk: recorder.stoppedByFullDisk)
+    }
+
+    /// What renames the items' outputs into place, a batch at a time; none in a dry run.
+    private func makePublisher() throws -> OutputPublisher? {
+        guard !options.dryRun else { return nil }
+        do {
+            return try OutputPublisher(outputRoot: options.outputRoot, temporaryFolder: options.temporaryFolder,
+                                       durability: options.durability)
+        } catch {
+            throw RunSetupError(description: "cannot use the temporary folder: \((error as? StageFailure)?.message ?? "\(error)")")
+        }
     }
 
     /// Where the report's spool and the output claims' log go: the run's temporary folder, which a
@@ -126,7 +137,8 @@ public final class PipelineRunner: @unchecked Sendable {
         var entry = findings.entry
         entry?.placeholder = outcome.placeholder
         let hashes = Dictionary(outcome.outputs.compactMap { output in output.contentHash.map { (output.path, $0) } }) { first, _ in first }
-        recorder.finish(findings.ran(outcome, estimate: plan.estimatedBytes), entry, outputs: outcome.outputs.map(\.planned), hashes: hashes)
+        recorder.finish(findings.ran(outcome, estimate: plan.estimatedBytes), entry, outputs: outcome.outputs.map(\.planned), hashes: hashes,
+                        staged: outcome.staged)
     }
 
     private func checkRoots() throws {

@@ -164,8 +164,10 @@ final class RunLedger: @unchecked Sendable {
 
     /// What `commit` will record for a decision; nil when nothing is (a dry run). Reads the
     /// database and hashes the outputs `hashes` (by path) has no hash of, so it runs on the
-    /// item's own lane, not in the commit.
+    /// item's own lane, not in the commit. A `staged` output is stamped as it waits to be
+    /// published (the rename keeps its size and time).
     func prepare(_ input: String, _ entry: Entry, status: ItemRecord.Status, outputs: [PlannedOutput]?, hashes: [String: String],
+                 staged: [StagedFile],
                  reason: String?, error: ItemResult.ErrorInfo?, milliseconds: Int) throws -> PendingRecord? {
         guard writes, let store, let contentHash = entry.contentHash else { return nil }
         let previous = try store.item(input)
@@ -179,7 +181,8 @@ final class RunLedger: @unchecked Sendable {
         // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
         record.placeholder = entry.placeholder ?? previous?.placeholder
         return PendingRecord(item: record, outputs: try outputs?.map { output in
-            try outputRecord(output, of: input, shared: entry.fingerprints.shared, hash: output.path.flatMap { hashes[$0] })
+            try outputRecord(output, of: input, shared: entry.fingerprints.shared, hash: output.path.flatMap { hashes[$0] },
+                             staged: staged.first { $0.relativePath == output.path })
         })
     }
 
@@ -196,9 +199,10 @@ final class RunLedger: @unchecked Sendable {
 
     /// An output as written, hashed unless its hash is known (from the bytes written) or its
     /// recorded stamp shows it untouched since.
-    private func outputRecord(_ output: PlannedOutput, of input: String, shared: String, hash: String?) throws -> OutputRecord {
+    private func outputRecord(_ output: PlannedOutput, of input: String, shared: String, hash: String?,
+                              staged: StagedFile?) throws -> OutputRecord {
         let relative = output.path ?? ""
-        let path = outputRoot.appendingPathComponent(relative).path
+        let path = staged?.temporaryPath ?? outputRoot.appendingPathComponent(relative).path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
         let recorded = try hash ?? store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0.contentHash : nil }
         var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)

@@ -3,15 +3,18 @@ import Foundation
 import PipelineModel
 import RunState
 
-/// Where each item's decision ends up: recorded in the state database (after its outputs are in
-/// place) and spooled for the report. Items are committed in batches, what finished in the last
-/// tenth of a second in one transaction, and reported only once committed: an item the run
-/// reports done is in the database, whenever the run is killed. Under `onError: stop`, the first
+/// Where each item's decision ends up: its outputs published, recorded in the state database and
+/// spooled for the report. Items are committed in batches, what finished in the last tenth of a
+/// second: their staged outputs published (`OutputPublisher`: synced and renamed, one item after
+/// another, on this one thread), then recorded in one transaction (`RunLedger.commit`: their
+/// folders synced first), then reported: an item the run reports done is on the disk and in the
+/// database, whenever the run is killed. An item whose outputs cannot be published fails, unrecorded. Under `onError: stop`, the first
 /// failure stops admission at once; whatever `onError` says, so do `fullDiskStreak` items in a
 /// row that could not be written for want of space (every later one would fail the same way, and
 /// a rerun once space is freed redoes exactly them). `finish` is called from any scheduler thread.
 final class RunRecorder: @unchecked Sendable {
     private let ledger: RunLedger
+    private let publisher: OutputPublisher?
     private let onError: Pipeline.OnError
     private let stop: @Sendable () -> Void
     private let onItemFinished: @Sendable (ItemResult) -> Void
@@ -25,14 +28,21 @@ final class RunRecorder: @unchecked Sendable {
     private var fullDiskInARow = 0
     static let fullDiskStreak = 8
     /// Finished items awaiting their commit; touched on `commits` only.
-    private var pending: [(result: ItemResult, record: RunLedger.PendingRecord?)] = []
+    private var pending: [Pending] = []
     private let commits = DispatchQueue(label: "mediabatch.recorder")
     private static let batchSize = 256
     private static let batchDelay = DispatchTimeInterval.milliseconds(100)
 
-    init(ledger: RunLedger, spool: ResultSpool, onError: Pipeline.OnError, stop: @escaping @Sendable () -> Void,
+    private struct Pending {
+        var result: ItemResult
+        var record: RunLedger.PendingRecord?
+        var staged: [StagedFile]
+    }
+
+    init(ledger: RunLedger, publisher: OutputPublisher?, spool: ResultSpool, onError: Pipeline.OnError, stop: @escaping @Sendable () -> Void,
          onItemFinished: @escaping @Sendable (ItemResult) -> Void) {
         self.ledger = ledger
+        self.publisher = publisher
         self.spool = spool
         self.onError = onError
         self.stop = stop
@@ -40,36 +50,37 @@ final class RunRecorder: @unchecked Sendable {
     }
 
     /// `outputs`: what the item's outputs now are (nil: as recorded); `hashes`: their content
-    /// hashes where they are known, by path. The record is prepared here, on the item's lane
-    /// (outputs hashed), and committed with the next batch.
-    func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?, hashes: [String: String] = [:]) {
+    /// hashes where they are known, by path; `staged`: the files to publish. The record is
+    /// prepared here, on the item's lane (outputs hashed), and committed with the next batch.
+    func finish(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?, hashes: [String: String] = [:],
+                staged: [StagedFile] = []) {
         var result = result
         var record: RunLedger.PendingRecord?
         if let entry, let status = Self.recordedStatus(result.status) {
             do {
-                record = try ledger.prepare(result.input, entry, status: status, outputs: outputs, hashes: hashes, reason: result.reason,
-                                            error: result.error, milliseconds: result.milliseconds)
+                record = try ledger.prepare(result.input, entry, status: status, outputs: outputs, hashes: hashes, staged: staged,
+                                            reason: result.reason, error: result.error, milliseconds: result.milliseconds)
             } catch {
                 result.reason = Self.notRecorded(error)
             }
         }
         stopIfFailed(result)
-        queue(result, record)
+        queue(Pending(result: result, record: record, staged: staged))
     }
 
     /// An item whose outputs stand as an earlier run wrote them: reported as `result` says
     /// (unchanged), recorded as done with its new fingerprints and `outputs` (nil: as recorded).
     func stand(_ result: ItemResult, _ entry: RunLedger.Entry?, outputs: [PlannedOutput]?, milliseconds: Int) {
         let record = entry.flatMap { entry in
-            try? ledger.prepare(result.input, entry, status: .ok, outputs: outputs, hashes: [:], reason: nil, error: nil,
+            try? ledger.prepare(result.input, entry, status: .ok, outputs: outputs, hashes: [:], staged: [], reason: nil, error: nil,
                                 milliseconds: milliseconds)
         }
-        queue(result, record)
+        queue(Pending(result: result, record: record, staged: []))
     }
 
-    private func queue(_ result: ItemResult, _ record: RunLedger.PendingRecord?) {
-        commits.async { [self, result, record] in
-            pending.append((result, record))
+    private func queue(_ item: Pending) {
+        commits.async { [self, item] in
+            pending.append(item)
             if pending.count >= Self.batchSize {
                 commit()
             } else if pending.count == 1 {
@@ -87,15 +98,29 @@ final class RunRecorder: @unchecked Sendable {
         guard !pending.isEmpty else { return }
         var batch = pending
         pending.removeAll(keepingCapacity: true)
+        for index in batch.indices where !batch[index].staged.isEmpty { publish(&batch[index]) }
         do {
             staleOutputs.formUnion(try ledger.commit(batch.compactMap(\.record)).joined())
         } catch {
             // The outputs stand but are not recorded: the next run redoes those items.
             for index in batch.indices where batch[index].record != nil { batch[index].result.reason = Self.notRecorded(error) }
         }
-        for (result, _) in batch {
-            spool.append(result)
-            onItemFinished(result)
+        for item in batch {
+            spool.append(item.result)
+            onItemFinished(item.result)
+        }
+    }
+
+    /// Renames the item's staged outputs into place; when they cannot be, the item fails (as the
+    /// file system says: `diskFull`, `writeFailed`) and is not recorded.
+    private func publish(_ item: inout Pending) {
+        do {
+            try publisher?.publish(item.staged)
+        } catch {
+            let failure = error as? StageFailure ?? StageFailure(.writeFailed, "\(error)")
+            item.result.failToPublish(ItemError(code: failure.code, message: failure.message, item: item.result.input, stage: .write))
+            item.record = nil
+            stopIfFailed(item.result)
         }
     }
 

@@ -7,5 +7,4 @@ struct RunEnvironment {
     /// Where outputs are written before being renamed into place (same filesystem).
     let temporaryFolder: URL
     let limits: Pipeline.Limits
-    let durability: Durability
 }

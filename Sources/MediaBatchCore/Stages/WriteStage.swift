@@ -3,10 +3,10 @@ import MediaFormats
 import PipelineModel
 import RunState
 
-/// Publishes each planned output atomically under the output root: `ItemOutputs` makes each
-/// file (the input's own bytes, its metadata edited, where no pixel changes; the picture encoded
-/// otherwise), and this stage names them, refuses to write over the input, and renames them into
-/// place together.
+/// Writes each planned output whole, for the run to publish: `ItemOutputs` makes each file (the
+/// input's own bytes, its metadata edited, where no pixel changes; the picture encoded
+/// otherwise), and this stage names them, refuses to write over the input, and stages them
+/// together (`AtomicFile`) once the input is found unchanged.
 struct WriteStage: PipelineStage {
     let options: Stage.Write
     let environment: RunEnvironment
@@ -34,9 +34,13 @@ struct WriteStage: PipelineStage {
         let files = fresh.map { output in
             AtomicFile.File(relativePath: output.path!) { temporary in try Self.make(output, with: outputs, at: temporary) }
         }
-        let sizes = try AtomicFile.write(files, under: environment.outputRoot, via: environment.temporaryFolder,
-                                         durability: environment.durability, beforePublishing: item.requireUnchanged)
-        let written = Dictionary(uniqueKeysWithValues: zip(fresh.map(\.path!), sizes))
+        var placeholder: String?
+        // The placeholder comes from the pictures just rendered; its failure stages nothing.
+        let staged = try AtomicFile.stage(files, under: environment.outputRoot, via: environment.temporaryFolder) {
+            try item.requireUnchanged()
+            placeholder = try outputs.placeholder()
+        }
+        let written = Dictionary(uniqueKeysWithValues: staged.map { ($0.relativePath, $0.bytes) })
         outcome.outputs = planned.map { output in
             var output = output
             output.gainMapLeftOut = outputs.gainMapsLeftOut.contains(output.path!)
@@ -44,7 +48,8 @@ struct WriteStage: PipelineStage {
                           contentHash: outputs.hashes[output.path!])
         }
         outcome.removedMetadata = outputs.removedMetadata
-        outcome.placeholder = try outputs.placeholder()
+        outcome.placeholder = placeholder
+        outcome.staged = staged
     }
 
     private func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
