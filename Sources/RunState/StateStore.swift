@@ -149,7 +149,8 @@ public final class StateStore: @unchecked Sendable {
         // Read-only, it cannot migrate: the columns it reads must be there (later indexes only speed it up).
         let applied = try database.read { db in try Self.migrator.appliedIdentifiers(db) }
         guard Self.readableMigrations.isSubset(of: applied) else {
-            throw StateStoreError(message: "\(path) was written by another mediabatch release: a run without --dry-run upgrades it")
+            throw StateStoreError(code: .anotherRelease,
+                                  message: "\(path) was written by another mediabatch release: a run without --dry-run upgrades it")
         }
     }
 
@@ -220,10 +221,19 @@ public final class StateStore: @unchecked Sendable {
         return migrator
     }
 
+    /// Every write goes through here: SQLite's errors that the run acts on become typed errors.
+    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(updates)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StateStoreError(code: .volumeFull, message: "the state database's volume is full (\(error.message ?? "SQLITE_FULL"))")
+        }
+    }
+
     // MARK: Runs
 
     public func beginRun(pipeline: String, shard: String?, toolVersion: String) throws -> Int64 {
-        try database.write { db in
+        try write { db in
             let run = RunRecord(id: nil, startedAt: Date(), finishedAt: nil, pipeline: pipeline, shard: shard,
                                 toolVersion: toolVersion, interrupted: false, totals: nil)
             try run.insert(db)
@@ -232,7 +242,7 @@ public final class StateStore: @unchecked Sendable {
     }
 
     public func finishRun(_ id: Int64, interrupted: Bool, totals: String) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE runs SET finishedAt = ?, interrupted = ?, totals = ? WHERE id = ?",
                            arguments: [Date(), interrupted, totals, id])
         }
@@ -274,7 +284,7 @@ public final class StateStore: @unchecked Sendable {
     /// last tenth of a second together: a commit per item cost more than the item); each one's
     /// stale outputs, in order.
     public func record(_ batch: [(item: ItemRecord, outputs: [OutputRecord]?)]) throws -> [[OutputRecord]] {
-        try database.write { db in try batch.map { try Self.record($0.item, outputs: $0.outputs, in: db) } }
+        try write { db in try batch.map { try Self.record($0.item, outputs: $0.outputs, in: db) } }
     }
 
     private static func record(_ item: ItemRecord, outputs: [OutputRecord]?, in db: Database) throws -> [OutputRecord] {
@@ -296,7 +306,7 @@ public final class StateStore: @unchecked Sendable {
     /// stamp (a touched but identical file is not hashed again), in one transaction.
     public func markSeen(_ inputs: [(input: String, stamp: FileStamp)], run: Int64) throws {
         guard !inputs.isEmpty else { return }
-        try database.write { db in
+        try write { db in
             let statement = try db.makeStatement(sql: "UPDATE items SET seenRun = ?, size = ?, modified = ? WHERE input = ?")
             for (input, stamp) in inputs {
                 try statement.execute(arguments: [run, stamp.size, stamp.modifiedNanoseconds, input])
@@ -322,7 +332,7 @@ public final class StateStore: @unchecked Sendable {
 
     /// Forgets items and every output they had, in one transaction.
     public func forget(inputs: [String]) throws {
-        try database.write { db in
+        try write { db in
             for input in inputs {
                 _ = try ItemRecord.deleteOne(db, key: input)
                 _ = try OutputRecord.filter(Column("input") == input).deleteAll(db)
@@ -335,7 +345,7 @@ public final class StateStore: @unchecked Sendable {
     }
 
     public func forget(output path: String) throws {
-        try database.write { db in _ = try OutputRecord.deleteOne(db, key: path) }
+        try write { db in _ = try OutputRecord.deleteOne(db, key: path) }
     }
 
     /// Every item whose outputs stand, with them, in input order (the manifest), one at a time:
@@ -392,6 +402,14 @@ public final class StateStore: @unchecked Sendable {
 }
 
 public struct StateStoreError: Error, CustomStringConvertible {
+    public enum Code: Sendable {
+        /// Written by a release whose migrations this one does not know.
+        case anotherRelease
+        /// The database's volume has no room for the write (SQLITE_FULL).
+        case volumeFull
+    }
+
+    public let code: Code
     public let message: String
     public var description: String { message }
 }

@@ -95,8 +95,8 @@ struct RunCommand: ParsableCommand {
         }
         finish(result)
         if result.stoppedByFullDisk {
-            printError("mediabatch: stopped admitting items: the output volume is full (\(FinishedRun.fullDiskStreak) items in a row "
-                       + "could not be written; each one's error says what it needed). Free space and run again: the rest is redone.")
+            printError("mediabatch: stopped admitting items: no space left (\(FinishedRun.fullDiskStreak) items in a row could not be "
+                       + "written or recorded; each one's error says where and what it needed). Free space and run again: the rest is redone.")
         }
         if let items = result.manifest { writeManifest(items, loaded, options) }
         if let signal = trap.signal { throw ExitCode(128 + signal) }

@@ -7,8 +7,10 @@ import XCTest
 /// with the reason otherwise). One that fills up: the items that cannot be written fail
 /// `diskFull` with what they needed, the run stops admitting after a streak of them (exit 1, a
 /// summary line), leaves no temporary file and no changed input; once the volume grows, a rerun
-/// finishes exactly the rest, byte for byte what an undisturbed run writes. One mounted
-/// read-only: the run refuses at start (exit 2) and says why.
+/// finishes exactly the rest, byte for byte what an undisturbed run writes. The state database's
+/// own volume filling up: the items it cannot record fail `diskFull` in the same way, and every
+/// item it recorded is on the disk. One mounted read-only: the run refuses at start (exit 2) and
+/// says why.
 final class OutputVolumeTests: XCTestCase {
     private var mountPoint: URL?
 
@@ -24,12 +26,13 @@ final class OutputVolumeTests: XCTestCase {
         return folder
     }
 
-    private func run(_ input: URL, _ output: URL) throws -> (result: ProcessResult, report: RunReport) {
+    private func run(_ input: URL, _ output: URL, state: URL? = nil) throws -> (result: ProcessResult, report: RunReport) {
         let pipeline = Fixtures.temporaryFolder("full-disk-pipeline").appendingPathComponent("p.json")
         try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
         let report = Fixtures.temporaryFolder("full-disk-report").appendingPathComponent("report.json")
         let result = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
-                                                               "--quiet", "--jobs", "1", "--report", report.path])
+                                                               "--quiet", "--jobs", "1", "--report", report.path]
+                                        + (state.map { ["--state", $0.path] } ?? []))
         return (result, try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report)))
     }
 
@@ -44,7 +47,7 @@ final class OutputVolumeTests: XCTestCase {
         let output = try mountTmpfs(megabytes: 4)
         let (full, report) = try run(input, output)
         XCTAssertEqual(full.exitCode, 1, full.stderr)
-        XCTAssertTrue(full.stderr.contains("the output volume is full (\(FinishedRun.fullDiskStreak) items in a row"), full.stderr)
+        XCTAssertTrue(full.stderr.contains("no space left (\(FinishedRun.fullDiskStreak) items in a row"), full.stderr)
         let failed = report.items.filter { $0.status == .failed }
         XCTAssertEqual(failed.count, FinishedRun.fullDiskStreak, "stopped after the streak")
         XCTAssertEqual(Set(failed.map { $0.error?.code }), [.diskFull])
@@ -59,6 +62,45 @@ final class OutputVolumeTests: XCTestCase {
         XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
         XCTAssertEqual(again.totals.ok, 14 - report.totals.ok, "exactly the rest redone")
         for index in 0..<14 {
+            let name = "p\(index).png"
+            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), try Data(contentsOf: reference.appendingPathComponent(name)), name)
+        }
+    }
+
+    func testAFullStateVolumeFailsTheItemsItCannotRecordAndRecordsNothingThatIsNotOnDisk() throws {
+        let input = Fixtures.temporaryFolder("full-state-in")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p0.jpg").path)
+        let reference = Fixtures.temporaryFolder("full-state-reference"), output = Fixtures.temporaryFolder("full-state-out")
+        let state = try mountTmpfs(megabytes: 1).appendingPathComponent("state.sqlite")
+        XCTAssertEqual(try run(input, output, state: state).report.totals.ok, 1, "the database made while there is room")
+        for index in 1..<24 {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p\(index).jpg").path)
+        }
+        XCTAssertEqual(try run(input, reference).report.totals.ok, 24)
+        // Room for the run's start (the WAL's shared memory, its first commit) and a few items' commits.
+        let filler = state.deletingLastPathComponent().appendingPathComponent("filler")
+        let free = try XCTUnwrap(try FileManager.default.attributesOfFileSystem(forPath: state.deletingLastPathComponent().path)[.systemFreeSize] as? Int)
+        try Data(count: free - 96 * 1024).write(to: filler)
+
+        let (full, report) = try run(input, output, state: state)
+        XCTAssertEqual(full.exitCode, 1, full.stderr)
+        XCTAssertTrue(full.stderr.contains("no space left (\(FinishedRun.fullDiskStreak) items in a row"), full.stderr)
+        let failed = report.items.filter { $0.status == .failed }
+        // A commit follows its items by up to a tenth of a second: those admitted meanwhile fail too.
+        XCTAssertGreaterThanOrEqual(failed.count, FinishedRun.fullDiskStreak)
+        XCTAssertLessThan(report.items.count, 24, "the rest was not admitted")
+        XCTAssertEqual(Set(failed.map { $0.error?.code }), [.diskFull])
+        XCTAssertTrue(failed[0].error?.message.hasPrefix("cannot record it: the state database's volume is full") == true, "\(failed[0])")
+        XCTAssertGreaterThan(report.totals.ok, 0, "items recorded before the volume filled")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path)
+                           .filter { !$0.hasSuffix(".bin") && !$0.hasPrefix("spool") }, [], "no temporary output left")
+
+        try FileManager.default.removeItem(at: filler)
+        let (rerun, again) = try run(input, output, state: state)
+        XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
+        XCTAssertEqual(again.totals.unchanged, 1 + report.totals.ok, "every recorded item found whole on the disk")
+        XCTAssertEqual(again.totals.ok, 23 - report.totals.ok, "exactly the rest redone")
+        for index in 0..<24 {
             let name = "p\(index).png"
             XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), try Data(contentsOf: reference.appendingPathComponent(name)), name)
         }

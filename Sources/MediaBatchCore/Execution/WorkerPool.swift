@@ -106,7 +106,7 @@ enum WorkerFault: Error {
         let item = job.input.relativePath
         switch self {
         case .died(let how):
-            return ItemError(code: .workerCrashed, message: "the worker process reading it \(how) (a decoder crashed on this file); the run went on with a new worker",
+            return ItemError(code: .workerCrashed, message: "the worker process reading it \(how); the run went on with a new worker",
                              item: item, stage: stage)
         case .timedOut:
             return ItemError(code: .timedOut, message: "still running after \(timeout) s (limits.timeout): abandoned, its worker killed",

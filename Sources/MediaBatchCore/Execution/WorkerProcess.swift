@@ -104,8 +104,9 @@ final class WorkerProcess {
         let signalNumber = status & 0x7F
         // Timeouts are killed elsewhere and said so: a SIGKILL here came from outside, most often
         // the kernel's OOM killer (a cgroup's memory.max, a Slurm or Kubernetes memory limit).
-        let cause = signalNumber == SIGKILL ? ": killed from outside, out of memory? (the OOM killer sends SIGKILL)" : ""
+        let cause = signalNumber == SIGKILL ? ": killed from outside, out of memory? (the OOM killer sends SIGKILL)"
+            : " (a decoder crashed on this file)"
         if signalNumber != 0 { return .died("died of signal \(signalNumber) (\(String(cString: strsignal(signalNumber))))\(cause)") }
-        return .died("exited with status \((status >> 8) & 0xFF)")
+        return .died("exited with status \((status >> 8) & 0xFF) (a decoder gave up on this file)")
     }
 }

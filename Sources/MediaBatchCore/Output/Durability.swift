@@ -2,7 +2,7 @@ import Foundation
 
 /// Whether a published output is on the disk before the state database records it. A rename
 /// is durable only once its folder is synced, and a file's data only once the file is, so
-/// `full` syncs each output's data before its rename (`AtomicFile`) and, before every commit of
+/// `full` syncs each output's data before its rename (`OutputPublisher`) and, before every commit of
 /// the state database, each folder the batch's outputs are in, with the folders above it up to
 /// the output root (`RunLedger.commit`): one sync per folder per batch, not per file. Then an
 /// item the database records is on the disk whatever the database's own sync level: SQLite in

@@ -81,8 +81,9 @@ extension ItemResult.Variant {
 }
 
 extension ItemResult {
-    /// The item made its outputs but they could not be published: it failed, with no outputs.
-    mutating func failToPublish(_ error: ItemError) {
+    /// The item made its outputs but they could not be published or recorded: it failed, and
+    /// names no output (those published stand, unrecorded, until the next run redoes it).
+    mutating func failToRecord(_ error: ItemError) {
         status = .failed
         self.error = ErrorInfo(error)
         output = nil

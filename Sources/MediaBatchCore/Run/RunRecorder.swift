@@ -23,9 +23,10 @@ final class RunRecorder: @unchecked Sendable {
     /// Earlier outputs the recorded items no longer produce (complete after `flush`).
     private(set) var staleOutputs: Set<String> = []
     private(set) var stoppedByFailure = false
-    /// The output volume filled up: `fullDiskStreak` items in a row failed `diskFull`.
+    /// The output volume or the database's filled up: `fullDiskStreak` items in a row failed `diskFull`.
     private(set) var stoppedByFullDisk = false
     private var fullDiskInARow = 0
+    private var unrecordableInARow = 0
     static let fullDiskStreak = 8
     /// Finished items awaiting their commit; touched on `commits` only.
     private var pending: [Pending] = []
@@ -99,15 +100,31 @@ final class RunRecorder: @unchecked Sendable {
         var batch = pending
         pending.removeAll(keepingCapacity: true)
         for index in batch.indices where !batch[index].staged.isEmpty { publish(&batch[index]) }
-        do {
-            staleOutputs.formUnion(try ledger.commit(batch.compactMap(\.record)).joined())
-        } catch {
-            // The outputs stand but are not recorded: the next run redoes those items.
-            for index in batch.indices where batch[index].record != nil { batch[index].result.reason = Self.notRecorded(error) }
-        }
+        record(&batch)
         for item in batch {
             spool.append(item.result)
             onItemFinished(item.result)
+        }
+    }
+
+    /// Records the batch in one transaction. A full database volume fails its items as a full
+    /// output volume does (a streak of them stops the run); any other failure leaves them as they
+    /// are, unrecorded: their outputs stand and the next run redoes them.
+    private func record(_ batch: inout [Pending]) {
+        do {
+            staleOutputs.formUnion(try ledger.commit(batch.compactMap(\.record)).joined())
+            lock.lock()
+            unrecordableInARow = 0
+            lock.unlock()
+        } catch let full as StateStoreError where full.code == .volumeFull {
+            for index in batch.indices where batch[index].record != nil {
+                let input = batch[index].result.input
+                batch[index].result.failToRecord(ItemError(code: .diskFull, message: "cannot record it: \(full.message); its outputs stand",
+                                                           item: input, stage: .write))
+                stopIfFailed(batch[index].result, committing: true)
+            }
+        } catch {
+            for index in batch.indices where batch[index].record != nil { batch[index].result.reason = Self.notRecorded(error) }
         }
     }
 
@@ -118,16 +135,24 @@ final class RunRecorder: @unchecked Sendable {
             try publisher?.publish(item.staged)
         } catch {
             let failure = error as? StageFailure ?? StageFailure(.writeFailed, "\(error)")
-            item.result.failToPublish(ItemError(code: failure.code, message: failure.message, item: item.result.input, stage: .write))
+            item.result.failToRecord(ItemError(code: failure.code, message: failure.message, item: item.result.input, stage: .write))
             item.record = nil
-            stopIfFailed(item.result)
+            stopIfFailed(item.result, committing: true)
         }
     }
 
-    private func stopIfFailed(_ result: ItemResult) {
+    /// `committing`: the item failed as its batch was published or recorded, after it had finished
+    /// ok, so its streak is counted apart: one that a recorded batch ends.
+    private func stopIfFailed(_ result: ItemResult, committing: Bool = false) {
         lock.lock()
-        if result.error?.code == .diskFull { fullDiskInARow += 1 } else if result.status == .ok { fullDiskInARow = 0 }
-        let full = fullDiskInARow >= Self.fullDiskStreak && !stoppedByFullDisk
+        if committing {
+            unrecordableInARow += result.error?.code == .diskFull ? 1 : 0
+        } else if result.error?.code == .diskFull {
+            fullDiskInARow += 1
+        } else if result.status == .ok {
+            fullDiskInARow = 0
+        }
+        let full = max(fullDiskInARow, unrecordableInARow) >= Self.fullDiskStreak && !stoppedByFullDisk
         let stops = (result.status == .failed && onError == .stop || full) && !stoppedByFailure
         if full { stoppedByFullDisk = true }
         if stops { stoppedByFailure = true }
