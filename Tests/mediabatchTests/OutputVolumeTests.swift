@@ -10,7 +10,8 @@ import XCTest
 /// finishes exactly the rest, byte for byte what an undisturbed run writes. The state database's
 /// own volume filling up: the items it cannot record fail `diskFull` in the same way, and every
 /// item it recorded is on the disk. One mounted read-only: the run refuses at start (exit 2) and
-/// says why.
+/// says why. An output folder nothing can be written into (`chattr +i`, which binds root too):
+/// its items fail `writeFailed` naming it, the others are done.
 final class OutputVolumeTests: XCTestCase {
     private var mountPoint: URL?
 
@@ -104,6 +105,34 @@ final class OutputVolumeTests: XCTestCase {
             let name = "p\(index).png"
             XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), try Data(contentsOf: reference.appendingPathComponent(name)), name)
         }
+    }
+
+    func testAnUnwritableOutputFolderFailsOnlyItsItems() throws {
+        let input = Fixtures.temporaryFolder("locked-in"), output = Fixtures.temporaryFolder("locked-out")
+        for folder in ["locked", "open"] {
+            try FileManager.default.createDirectory(at: input.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("\(folder)/p.jpg").path)
+        }
+        let locked = output.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        let immutable = try runProcess("chattr", ["+i", locked.path])
+        try XCTSkipUnless(immutable.exitCode == 0, "cannot make a folder immutable here (root and ext4 or the like needed): \(immutable.stderr)")
+        defer { _ = try? runProcess("chattr", ["-i", locked.path]) }
+
+        let (result, report) = try run(input, output)
+        XCTAssertEqual(result.exitCode, 1, result.stderr)
+        let failed = try XCTUnwrap(report.items.first { $0.input == "locked/p.jpg" })
+        XCTAssertEqual(failed.error?.code, .writeFailed)
+        XCTAssertEqual(failed.error?.message, "cannot publish locked/p.png: Operation not permitted")
+        XCTAssertEqual(report.items.first { $0.input == "open/p.jpg" }?.status, .ok)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked.path), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path)
+                           .filter { !$0.hasSuffix(".bin") && !$0.hasPrefix("spool") }, [], "no temporary output left")
+
+        XCTAssertEqual(try runProcess("chattr", ["-i", locked.path]).exitCode, 0)
+        let (rerun, again) = try run(input, output)
+        XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
+        XCTAssertEqual(again.items.filter { $0.status == .ok }.map(\.input), ["locked/p.jpg"], "exactly the failed item redone")
     }
 
     private static func contents(of folder: URL) throws -> [String: Data] {
