@@ -3,9 +3,10 @@ import TestSupport
 import XCTest
 
 /// The publish order under strace (`-y` names each descriptor's file): for every output, its
-/// data is synced before the rename that publishes it, its folder after the rename, and the
-/// state database's commit that records it (the WAL write that holds its path) after both. With
-/// `--durability none`, mediabatch syncs nothing (SQLite's own `fdatasync`s stay SQLite's).
+/// data is synced (the output volume's `syncfs`, after the last write to its temporary file)
+/// before the rename that publishes it, its folder after the rename, and the state database's
+/// commit that records it (the WAL write that holds its path) after both. With `--durability
+/// none`, mediabatch syncs nothing (SQLite's own `fdatasync`s stay SQLite's).
 final class DurabilityTests: XCTestCase {
     struct Call {
         let index: Int
@@ -24,7 +25,7 @@ final class DurabilityTests: XCTestCase {
         try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 200}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
         let log = Fixtures.temporaryFolder("durability-trace").appendingPathComponent("trace.txt")
         let result = try runProcess("strace", ["-f", "-y", "-s", "65536", "-o", log.path,
-                                               "-e", "trace=openat,fsync,fdatasync,rename,renameat,renameat2,pwrite64,write",
+                                               "-e", "trace=openat,fsync,fdatasync,syncfs,rename,renameat,renameat2,pwrite64,write",
                                                Fixtures.executable.path, "run", pipeline.path, "--input", input.path, "--output", output.path,
                                                "--quiet", "--durability", durability])
         XCTAssertEqual(result.exitCode, 0, result.stderr)
@@ -44,8 +45,10 @@ final class DurabilityTests: XCTestCase {
             // renameat(3</out/.mediabatch/tmp/all>, "123-4-one.jpg", 5</out/a>, "one.jpg")
             let match = try XCTUnwrap(renamed.text.firstMatch(of: try Regex(#"renameat2?\(\d+<([^>]+)>, "([^"]+)""#)))
             let source = "\(match.output[1].substring ?? "")/\(match.output[2].substring ?? "")"
-            let dataSync = calls.last { $0.index < renamed.index && $0.text.contains("fsync(") && $0.text.contains("<\(source)>") }
-            XCTAssertNotNil(dataSync, "\(relative): its data synced before its rename")
+            let written = try XCTUnwrap(calls.last { $0.index < renamed.index && $0.text.contains(source) }, "\(relative): written")
+            let temporaries = (source as NSString).deletingLastPathComponent
+            let dataSync = calls.first { $0.index > written.index && $0.text.contains("syncfs(") && $0.text.contains("<\(temporaries)>") }
+            XCTAssertLessThan(dataSync?.index ?? .max, renamed.index, "\(relative): its data synced after it was written, before its rename")
             let folderSync = calls.first { $0.index > renamed.index && $0.text.contains("fsync(") && $0.text.contains("<\(folder)>") }
             XCTAssertNotNil(folderSync, "\(relative): its folder synced after its rename")
             let recorded = calls.first { $0.index > renamed.index && $0.text.contains("pwrite64(") && $0.text.contains("state.sqlite-wal>")
@@ -57,7 +60,7 @@ final class DurabilityTests: XCTestCase {
 
     func testNoneSyncsNothing() throws {
         let (calls, output, outputs) = try traced(durability: "none")
-        XCTAssertEqual(calls.filter { $0.text.contains(" fsync(") }.map(\.text), [])
+        XCTAssertEqual(calls.filter { $0.text.contains(" fsync(") || $0.text.contains(" syncfs(") }.map(\.text), [])
         for relative in outputs { XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent(relative).path), relative) }
     }
 }

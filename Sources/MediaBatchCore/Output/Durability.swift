@@ -2,7 +2,7 @@ import Foundation
 
 /// Whether a published output is on the disk before the state database records it. A rename
 /// is durable only once its folder is synced, and a file's data only once the file is, so
-/// `full` syncs each output's data before its rename (`OutputPublisher`) and, before every commit of
+/// `full` syncs the outputs' data before their renames (`OutputPublisher`, a batch at once) and, before every commit of
 /// the state database, each folder the batch's outputs are in, with the folders above it up to
 /// the output root (`RunLedger.commit`): one sync per folder per batch, not per file. Then an
 /// item the database records is on the disk whatever the database's own sync level: SQLite in
@@ -15,14 +15,21 @@ public enum Durability: String, CaseIterable, Codable, Sendable {
     /// No syncs: for scratch runs whose outputs a power cut may lose.
     case none
 
-    /// Syncs the file `name` in the folder `folder` (its data and size), when durable.
-    func syncFile(_ name: String, in folder: Int32, _ relativePath: String) throws {
+    /// Syncs the file system `folder` is on, when durable: every file written there reaches the
+    /// disk with one journal commit, where a sync per file costs one each (a batch of staged
+    /// files: the run's temporary folder is on the output volume). Whatever else is waiting to
+    /// be written on that volume goes with them.
+    func syncVolume(of folder: Int32) throws {
         guard self == .full else { return }
-        let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw OutputTree.failure(errno, "cannot sync \(relativePath)") }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw OutputTree.failure(errno, "cannot sync \(relativePath)") }
+        guard Self.syncfs(folder) == 0 else { throw OutputTree.failure(errno, "cannot sync the output volume") }
     }
+
+    /// glibc's syncfs(2) (since 2.14), which Swift's Glibc module leaves out: it is declared only
+    /// under _GNU_SOURCE. Looked up once, by name, in the libc this process runs with.
+    private static let syncfs: @convention(c) (Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") else { fatalError("glibc without syncfs") }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
 
     /// Syncs the folders of `relativePaths` and every folder above them up to `root`, each once,
     /// so that the names renamed into them survive a power cut, when durable.

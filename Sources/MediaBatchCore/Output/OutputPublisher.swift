@@ -1,10 +1,10 @@
 import Foundation
 
-/// Publishes staged files (`AtomicFile.stage`) from the run's temporary folder: each file's data
-/// synced (`Durability.full`), then renamed into its folder with one renameat(2). The run
-/// publishes a batch of items at once, just before the state database records them, so that
-/// syncs wait on one thread and no item's lane waits on the disk. Holds the output root and the
-/// temporary folder open for the batch.
+/// Publishes staged files (`AtomicFile.stage`) from the run's temporary folder: their data synced
+/// (`Durability.full`: one sync of the volume for a whole batch), then each renamed into its
+/// folder with one renameat(2). The run publishes a batch of items at once, just before the
+/// state database records them, so that syncs wait on one thread and no item's lane waits on
+/// the disk. Holds the output root and the temporary folder open.
 final class OutputPublisher {
     private let root: Int32
     private let temporaries: Int32
@@ -26,16 +26,33 @@ final class OutputPublisher {
         close(root)
     }
 
-    /// One item's files: every one synced, then every one renamed. A failure removes the files
-    /// not yet renamed; those renamed before it stay (the item is not recorded: the next run
-    /// redoes it and writes them again).
+    /// One item's files.
     func publish(_ files: [StagedFile]) throws {
-        var published = 0
-        defer { discard(files.dropFirst(published)) }
-        for file in files { try durability.syncFile(file.temporaryName, in: temporaries, file.relativePath) }
-        for file in files {
-            try rename(file)
-            published += 1
+        if let failure = publish([files])[0] { throw failure }
+    }
+
+    /// Each item's files, synced together, then renamed item by item; each item's failure, if
+    /// any. An item's failure removes its files not yet renamed; those renamed before it stay
+    /// (the item is not recorded: the next run redoes it and writes them again).
+    func publish(_ items: [[StagedFile]]) -> [StageFailure?] {
+        do {
+            if items.contains(where: { !$0.isEmpty }) { try durability.syncVolume(of: temporaries) }
+        } catch {
+            items.forEach(discard)
+            return items.map { _ in Self.failure(error) }
+        }
+        return items.map { files in
+            var published = 0
+            defer { discard(files.dropFirst(published)) }
+            do {
+                for file in files {
+                    try rename(file)
+                    published += 1
+                }
+                return nil
+            } catch {
+                return Self.failure(error)
+            }
         }
     }
 
@@ -45,6 +62,10 @@ final class OutputPublisher {
             unlinkat(temporaries, file.temporaryName, 0)
             TemporaryFiles.shared.unregister(file.temporaryPath)
         }
+    }
+
+    private static func failure(_ error: Error) -> StageFailure {
+        error as? StageFailure ?? StageFailure(.writeFailed, "\(error)")
     }
 
     /// rename(2) replaces a symlink at the destination itself: it never writes through it.

@@ -5,8 +5,8 @@ import RunState
 
 /// Where each item's decision ends up: its outputs published, recorded in the state database and
 /// spooled for the report. Items are committed in batches, what finished in the last tenth of a
-/// second: their staged outputs published (`OutputPublisher`: synced and renamed, one item after
-/// another, on this one thread), then recorded in one transaction (`RunLedger.commit`: their
+/// second: their staged outputs published (`OutputPublisher`: synced together, then renamed, on
+/// this one thread), then recorded in one transaction (`RunLedger.commit`: their
 /// folders synced first), then reported: an item the run reports done is on the disk and in the
 /// database, whenever the run is killed. An item whose outputs cannot be published fails, unrecorded. Under `onError: stop`, the first
 /// failure stops admission at once; whatever `onError` says, so do `fullDiskStreak` items in a
@@ -99,7 +99,7 @@ final class RunRecorder: @unchecked Sendable {
         guard !pending.isEmpty else { return }
         var batch = pending
         pending.removeAll(keepingCapacity: true)
-        for index in batch.indices where !batch[index].staged.isEmpty { publish(&batch[index]) }
+        publish(&batch)
         record(&batch)
         for item in batch {
             spool.append(item.result)
@@ -128,16 +128,16 @@ final class RunRecorder: @unchecked Sendable {
         }
     }
 
-    /// Renames the item's staged outputs into place; when they cannot be, the item fails (as the
-    /// file system says: `diskFull`, `writeFailed`) and is not recorded.
-    private func publish(_ item: inout Pending) {
-        do {
-            try publisher?.publish(item.staged)
-        } catch {
-            let failure = error as? StageFailure ?? StageFailure(.writeFailed, "\(error)")
-            item.result.failToRecord(ItemError(code: failure.code, message: failure.message, item: item.result.input, stage: .write))
-            item.record = nil
-            stopIfFailed(item.result, committing: true)
+    /// Puts the batch's staged outputs in place; an item whose files cannot be fails (as the file
+    /// system says: `diskFull`, `writeFailed`) and is not recorded.
+    private func publish(_ batch: inout [Pending]) {
+        guard let publisher, batch.contains(where: { !$0.staged.isEmpty }) else { return }
+        for (index, failure) in zip(batch.indices, publisher.publish(batch.map(\.staged))) {
+            guard let failure else { continue }
+            let input = batch[index].result.input
+            batch[index].result.failToRecord(ItemError(code: failure.code, message: failure.message, item: input, stage: .write))
+            batch[index].record = nil
+            stopIfFailed(batch[index].result, committing: true)
         }
     }
 
