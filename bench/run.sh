@@ -306,8 +306,8 @@ ratios() {
     }' "$2"
 }
 
-# What durable publish costs (--durability full, the default: every output's data synced before
-# its rename, its folders before the state database records it) over none (no syncs), on the
+# What durable publish costs (--durability full, the default: a batch's outputs synced with one
+# syncfs before their renames, their folders before the state database records them) over none (no syncs), on the
 # 12 MP JPEG and the tiny-photo sets: five rounds each, the two interleaved, the median's ratio.
 durability() {
   local set dir n round mode
