@@ -57,6 +57,51 @@ final class InterruptionTests: XCTestCase {
         XCTAssertLessThan(written, 24)
     }
 
+    /// SIGTERM (a Kubernetes pod's or Slurm job's end) while an item is being written: that item
+    /// is finished, published and recorded, nothing else is started, and a rerun does the rest.
+    func testSIGTERMDuringALongItemFinishesItAndARerunDoesTheRest() throws {
+        let input = Fixtures.temporaryFolder("long-item-in"), output = Fixtures.temporaryFolder("long-item-out")
+        // 9000 × 9000, turned upright: decoded whole (to a file of libvips'), then written for seconds.
+        let long = input.appendingPathComponent("a_long.jpg").path
+        XCTAssertEqual(try runProcess("vips", ["black", long, "9000", "9000", "--bands", "3"]).exitCode, 0)
+        XCTAssertEqual(try runProcess("exiftool", ["-q", "-n", "-Orientation=6", "-overwrite_original", long]).exitCode, 0)
+        for name in ["b1.jpg", "b2.jpg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent(name).path)
+        }
+        let pipeline = Fixtures.temporaryFolder("long-item-pipeline").appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
+        let report = Fixtures.temporaryFolder("long-item-report").appendingPathComponent("report.json")
+        let arguments = ["run", pipeline.path, "--input", input.path, "--output", output.path, "--jobs", "1", "--report", report.path, "--quiet"]
+        let process = Process()
+        process.executableURL = Fixtures.executable
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The long item's output is being written once its temporary file is there.
+        let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.hasSuffix("a_long.png") }) {
+            usleep(10_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 143)
+        let interrupted = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
+        XCTAssertEqual(interrupted.items.map(\.input), ["a_long.jpg"], "nothing started after the signal")
+        XCTAssertEqual(interrupted.items.first?.status, .ok)
+        try Vips.start()
+        let written = try VImage.open(output.appendingPathComponent("a_long.png").path)
+        XCTAssertEqual([written.width, written.height], [9000, 9000])
+        XCTAssertNoThrow(try written.pixels(), "written whole")
+        XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { !$0.hasSuffix(".bin") }, [])
+
+        let rerun = try runProcess(Fixtures.executable.path, arguments)
+        XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
+        let again = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
+        XCTAssertEqual(again.items.filter { $0.status == .ok }.map(\.input), ["b1.jpg", "b2.jpg"], "exactly the rest")
+        XCTAssertEqual(again.totals.unchanged, 1)
+    }
+
     func testSecondSignalAbortsAtOnceLeavingNoPartialOutput() throws {
         let output = Fixtures.temporaryFolder("abort-output")
         let process = try start(try manyPhotos(), output, report: output.appendingPathComponent("../abort-report.json"))
