@@ -55,4 +55,6 @@ public struct FormatRow: Sendable {
     /// Whether its outputs carry an HDR photo's gain map (JPEG: as Ultra HDR, the SDR picture
     /// with the gain map in MPF). libheif 1.15 and 1.23 write no gain map in HEIF or AVIF.
     public var carriesGainMap = false
+    /// Its IANA media type, for a web page's `type` attributes; nil where browsers have none.
+    public var mediaType: String?
 }

@@ -41,6 +41,8 @@ public struct ItemRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var height: Int?
     /// Its placeholder (ThumbHash, base64), when the pipeline asked for one.
     public var placeholder: String?
+    /// A photo's own caption (XMP dc:description or IPTC Caption-Abstract): a web page's alt text.
+    public var caption: String?
 
     public init(input: String, stamp: FileStamp, contentHash: String, format: String?, contentIdentifier: String?,
                 recipe: String, selection: String, status: Status, reason: String? = nil, errorCode: String? = nil,
@@ -217,6 +219,9 @@ public final class StateStore: @unchecked Sendable {
         }
         migrator.registerMigration("v4: gain maps") { db in
             try db.alter(table: "outputs") { table in table.add(column: "gainMap", .boolean) }
+        }
+        migrator.registerMigration("v6: captions") { db in
+            try db.alter(table: "items") { table in table.add(column: "caption", .text) }
         }
         return migrator
     }

@@ -21,7 +21,8 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
     func header(_ job: ItemJob) -> HeaderVerdict {
         let context = ItemContext(job)
         var verdict = HeaderVerdict(kinds: MediaKind.allCases.filter(context.facts.kinds.contains),
-                                    contentIdentifier: try? context.header.get().contentIdentifier)
+                                    contentIdentifier: try? context.header.get().contentIdentifier,
+                                    caption: context.image?.metadata.caption)
         do {
             try check(context)
             verdict.plan = plan(context)

@@ -38,6 +38,8 @@ struct HeaderVerdict: Codable, Equatable, Sendable {
     var skipReason: String?
     var kinds: [MediaKind]?
     var contentIdentifier: String?
+    /// A photo's own caption (`ImageMetadata.caption`), for the manifest.
+    var caption: String?
     /// Set when the item is to run: its outputs and cost.
     var plan: ItemPlan?
 }

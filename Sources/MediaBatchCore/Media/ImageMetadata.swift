@@ -40,6 +40,16 @@ struct ImageMetadata {
         removed = blocks.unreadable.map { "\($0): unreadable, dropped" }
     }
 
+    /// The photo's own caption, for a web page's alt text: XMP `dc:description` (its first
+    /// language, the default one as writers order them), else IPTC Caption-Abstract (2:120).
+    /// EXIF's ImageDescription is left out: cameras fill it with their own name.
+    var caption: String? {
+        let described = xmp.flatMap { try? XMPPacket.properties(in: $0) }?
+            .first { $0.namespace == "http://purl.org/dc/elements/1.1/" && $0.name == "description" }?.values.first
+        let captions = [described, iptc.flatMap { try? IPTCBlock.text(ofDataset: 2, 120, in: $0) }]
+        return captions.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+    }
+
     /// Where location metadata sits: "EXIF", "XMP", "IPTC". Blocks are parsed already.
     var locationSources: [String] {
         var sources: [String] = []

@@ -19,6 +19,8 @@ public enum Manifest {
         public let height: Int?
         /// ThumbHash, base64, when the pipeline asks for one.
         public let placeholder: String?
+        /// The photo's own caption (XMP dc:description, else IPTC Caption-Abstract): alt text.
+        public let caption: String?
         public let variants: [Variant]
     }
 
@@ -42,7 +44,7 @@ public enum Manifest {
 
     /// An item as the state database records it, its variants smallest first.
     static func item(_ item: ItemRecord, _ outputs: [OutputRecord]) -> Item {
-        Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder,
+        Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
              variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variantSize, width: $0.width, height: $0.height,
                          bytes: Int($0.size), gainMap: $0.gainMap)

@@ -104,6 +104,7 @@ struct HeaderPhase: Sendable {
         let verdict = executor.header(job)
         item.kinds = verdict.kinds
         item.entry?.contentIdentifier = verdict.contentIdentifier
+        item.entry?.caption = verdict.caption
         if let error = verdict.error { return .decided(item.failed(error), item) }
         if let reason = verdict.skipReason { return .decided(item.skipped(reason), item) }
         guard let plan = verdict.plan else { return .decided(item.failed(.workerCrashed, "the header phase planned nothing"), item) }

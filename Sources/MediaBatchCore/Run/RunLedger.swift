@@ -39,6 +39,8 @@ final class RunLedger: @unchecked Sendable {
         var upright: PixelSize?
         /// Its placeholder, once its variants are made.
         var placeholder: String?
+        /// A photo's own caption, once its header is read.
+        var caption: String?
     }
 
     private let store: StateStore?
@@ -180,6 +182,7 @@ final class RunLedger: @unchecked Sendable {
         record.height = entry.upright?.height ?? previous?.height
         // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
         record.placeholder = entry.placeholder ?? previous?.placeholder
+        record.caption = entry.caption
         return PendingRecord(item: record, outputs: try outputs?.map { output in
             try outputRecord(output, of: input, shared: entry.fingerprints.shared, hash: output.path.flatMap { hashes[$0] },
                              staged: staged.first { $0.relativePath == output.path })

@@ -165,15 +165,8 @@ public enum IPTCBlock {
     /// The location datasets present, e.g. `["IPTC:City": "Mainz"]`; repeated datasets are
     /// joined with "; ".
     public static func locationValues(in block: [UInt8]) throws -> [String: String] {
-        let iimSections: [ArraySlice<UInt8>]
-        if let resourcesStart = try resourcesStart(in: block) {
-            iimSections = try resources(in: block, from: resourcesStart).resources
-                .filter { $0.id == iimResourceID }.map { block[$0.data] }
-        } else {
-            iimSections = [block[...]]
-        }
         var values: [String: String] = [:]
-        for iim in iimSections {
+        for iim in try iimSections(of: block) {
             for dataset in try datasets(in: iim).datasets {
                 guard let name = dataset.locationName else { continue }
                 let key = "IPTC:\(name)", text = decodedText(block[dataset.data])
@@ -181,6 +174,22 @@ public enum IPTCBlock {
             }
         }
         return values
+    }
+
+    /// The text of the first dataset `record`:`number` (2:120 is Caption-Abstract), if any.
+    public static func text(ofDataset record: UInt8, _ number: UInt8, in block: [UInt8]) throws -> String? {
+        for iim in try iimSections(of: block) {
+            if let dataset = try datasets(in: iim).datasets.first(where: { $0.record == record && $0.number == number }) {
+                return decodedText(block[dataset.data])
+            }
+        }
+        return nil
+    }
+
+    /// The block's IIM: itself, or each IIM resource of its Photoshop image resources.
+    private static func iimSections(of block: [UInt8]) throws -> [ArraySlice<UInt8>] {
+        guard let resourcesStart = try resourcesStart(in: block) else { return [block[...]] }
+        return try resources(in: block, from: resourcesStart).resources.filter { $0.id == iimResourceID }.map { block[$0.data] }
     }
 
     /// Where image resources start, or nil when the block is bare IIM.

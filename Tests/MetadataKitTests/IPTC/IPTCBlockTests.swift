@@ -34,6 +34,13 @@ final class IPTCBlockTests: XCTestCase {
         ])
     }
 
+    func testReadsADatasetsTextBareOrInsideImageResources() throws {
+        let iim = version + dataset(2, 80, "Peter") + dataset(2, 120, "Kyra im Studio") + dataset(2, 120, "second")
+        XCTAssertEqual(try IPTCBlock.text(ofDataset: 2, 120, in: iim), "Kyra im Studio", "the first")
+        XCTAssertEqual(try IPTCBlock.text(ofDataset: 2, 120, in: Array("Photoshop 3.0\0".utf8) + resource(0x0404, iim)), "Kyra im Studio")
+        XCTAssertNil(try IPTCBlock.text(ofDataset: 2, 105, in: iim))
+    }
+
     func testOnlyTheApplicationRecordNamesPlaces() throws {
         // Record 1 dataset 90 is the coded character set, not a city.
         let block = [0x1C, 1, 90, 0, 3, 0x1B, 0x25, 0x47] + version

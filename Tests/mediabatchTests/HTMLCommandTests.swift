@@ -1,0 +1,95 @@
+import Foundation
+import MediaBatchCore
+import TestSupport
+import XCTest
+
+/// `mediabatch html` over a real run's manifest, its markup parsed by Python's `html.parser`
+/// and checked against the manifest: every variant in a `srcset` at its width, the formats a
+/// browser may not show as `<source>`s, the JPEG as the sized `<img>`, the photo's caption (as
+/// exiftool reads it) as alt text, the ThumbHash; `--json` says the same.
+final class HTMLCommandTests: XCTestCase {
+    /// Start tags in order, each with its attributes, as Python's HTML parser reads them.
+    static let parser = """
+        import html.parser, json, sys
+        class Tags(html.parser.HTMLParser):
+            def __init__(self):
+                super().__init__(); self.tags = []
+            def handle_starttag(self, tag, attrs):
+                self.tags.append({"tag": tag, "attrs": dict(attrs)})
+        tags = Tags(); tags.feed(open(sys.argv[1], encoding="utf-8").read()); tags.close(); print(json.dumps(tags.tags))
+        """
+
+    struct Tag: Decodable {
+        let tag: String
+        let attrs: [String: String?]
+        subscript(_ name: String) -> String? { attrs[name] ?? nil }
+    }
+
+    func testMarkupMatchesTheManifest() throws {
+        let input = Fixtures.temporaryFolder("html-in"), output = Fixtures.temporaryFolder("html-out")
+        for sample in ["jpeg/canon_eos_7d_iptc_city.jpg", "jpeg/iptc_reference_2019.jpg", "jpeg/apple_iphone_4.jpg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: input.appendingPathComponent((sample as NSString).lastPathComponent).path)
+        }
+        let pipeline = Fixtures.temporaryFolder("html-pipeline").appendingPathComponent("p.json")
+        try Data(#"""
+            {"version": 1, "stages": [{"stage": "decode"},
+              {"stage": "variants", "sizes": [160, 320], "formats": ["webp", "jpeg"], "placeholder": "thumbhash"},
+              {"stage": "write", "path": "{stem} {size}.{ext}"}]}
+            """#.utf8).write(to: pipeline)
+        let manifestURL = output.appendingPathComponent("manifest.json")
+        let ran = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
+                                                            "--quiet", "--manifest", manifestURL.path])
+        XCTAssertEqual(ran.exitCode, 0, ran.stderr)
+        let manifest = try ManifestDocument.read(manifestURL)
+        let printed = try runProcess(Fixtures.executable.path, ["html", manifestURL.path, "--base-url", "https://cdn.example/img/",
+                                                                "--sizes", "(max-width: 600px) 100vw, 600px", "--class", "photo"])
+        XCTAssertEqual(printed.exitCode, 0, printed.stderr)
+        let markup = output.appendingPathComponent("../\(output.lastPathComponent).html").standardizedFileURL
+        try Data(printed.stdout.utf8).write(to: markup)
+        let parsed = try runProcess("python3", ["-c", Self.parser, markup.path])
+        let tags = try JSONDecoder().decode([Tag].self, from: Data(parsed.stdout.utf8))
+        XCTAssertEqual(tags.map(\.tag), Array(repeating: ["picture", "source", "img"], count: 3).flatMap { $0 })
+        for (index, item) in manifest.items.enumerated() {
+            let source = tags[index * 3 + 1], img = tags[index * 3 + 2]
+            XCTAssertEqual(source["type"], "image/webp", item.input)
+            XCTAssertEqual(source["srcset"], Self.srcset(item, "webp"), item.input)
+            XCTAssertEqual(source["sizes"], "(max-width: 600px) 100vw, 600px")
+            let jpegs = item.variants.filter { $0.format == "jpeg" }
+            XCTAssertEqual(img["srcset"], Self.srcset(item, "jpeg"), item.input)
+            XCTAssertEqual(img["src"], Self.url(jpegs.last!.path))
+            XCTAssertEqual(img["width"], jpegs.last!.width.map(String.init))
+            XCTAssertEqual(img["height"], jpegs.last!.height.map(String.init))
+            XCTAssertEqual(img["alt"], try Self.caption(input.appendingPathComponent(item.input)), item.input)
+            XCTAssertEqual([img["loading"], img["decoding"], img["class"]], ["lazy", "async", "photo"])
+            XCTAssertEqual(img["data-thumbhash"], item.placeholder)
+        }
+        XCTAssertEqual(tags.compactMap { $0["alt"] }.filter { !$0.isEmpty }.count, 2, "the two photos with captions")
+
+        let json = try runProcess(Fixtures.executable.path, ["html", manifestURL.path, "--json"])
+        let elements = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(elements.map { $0["input"] as? String }, manifest.items.map(\.input))
+        XCTAssertEqual(elements.map { $0["alt"] as? String }, try manifest.items.map { try Self.caption(input.appendingPathComponent($0.input)) })
+    }
+
+    func testAFileThatIsNotAManifestExits2() throws {
+        let file = Fixtures.temporaryFolder("html-bad").appendingPathComponent("m.json")
+        try Data(#"{"items": 3}"#.utf8).write(to: file)
+        let result = try runProcess(Fixtures.executable.path, ["html", file.path])
+        XCTAssertEqual(result.exitCode, 2, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("error: "), result.stderr)
+    }
+
+    static func url(_ path: String) -> String {
+        "https://cdn.example/img/" + path.replacingOccurrences(of: " ", with: "%20")
+    }
+
+    static func srcset(_ item: Manifest.Item, _ format: String) -> String {
+        item.variants.filter { $0.format == format }.map { "\(url($0.path)) \($0.width!)w" }.joined(separator: ", ")
+    }
+
+    /// XMP dc:description, else IPTC Caption-Abstract, as exiftool reads them; empty without.
+    static func caption(_ file: URL) throws -> String {
+        let read = try runProcess("exiftool", ["-s3", "-XMP-dc:Description", "-IPTC:Caption-Abstract", file.path])
+        return read.stdout.split(separator: "\n").first.map(String.init) ?? ""
+    }
+}
