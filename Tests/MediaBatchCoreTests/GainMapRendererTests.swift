@@ -59,7 +59,7 @@ final class GainMapRendererTests: XCTestCase, RunsPipelines {
                 let map = try XCTUnwrap(read.gainmap, variant.path)
                 XCTAssertEqual(Double(map.width), (Double(variant.width) * ratio.0).rounded(), accuracy: 1, "\(variant.path): the input's ratio")
                 XCTAssertEqual(Double(map.height), (Double(variant.height) * ratio.1).rounded(), accuracy: 1, variant.path)
-                guard variant.size > 160 else { continue }
+                guard variant.size != 160 else { continue }
                 let comparison = try HDRReference.compare(input: inputPath(item.input), output: path)
                 let apple = comparison.input.hasPrefix("apple")
                 XCTAssertGreaterThan(comparison.blocks, 100, variant.path)
