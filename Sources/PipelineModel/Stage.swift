@@ -139,7 +139,7 @@ extension Stage.Downsample {
     /// What the stage makes, in words, for `mediabatch validate`.
     public var explanation: String {
         let box = [box.width.map { "width \($0)" }, box.height.map { "height \($0)" }].compactMap { $0 }.joined(separator: " × ")
-        return "\(box) px, \(fit.explanation), never upscaled, upright"
+        return "\(box) px, \(fit.explanation); never upscaled, upright"
     }
 }
 
@@ -147,20 +147,18 @@ extension Fit {
     /// The fit in words: `cover at attention`, `contain on white`.
     var explanation: String {
         switch mode {
-        case .inside: return "inside (aspect ratio kept)"
-        case .outside: return "outside (aspect ratio kept, covering the box)"
-        case .fill: return "fill (stretched to the box)"
+        case .inside: return "inside: aspect ratio kept"
+        case .outside: return "outside: aspect ratio kept, covering the box"
+        case .fill: return "fill: stretched to the box"
         case .cover:
-            let at: String
             switch position {
-            case .gravity(let gravity): at = gravity.rawValue
-            case .interesting(let interest): at = "\(interest.rawValue) (libvips' smartcrop)"
-            case .focus(let x, let y): at = "the focus \(x), \(y)"
+            case .gravity(let gravity): return "cover: cut to the box at \(gravity.rawValue)"
+            case .interesting(let interest): return "cover: cut to the box where libvips' smartcrop finds \(interest.rawValue)"
+            case .focus(let x, let y): return "cover: cut to the box around the focus \(x), \(y)"
             }
-            return "cover (cut to the box at \(at))"
         case .contain:
-            let on = background.map { "rgba(\($0.red), \($0.green), \($0.blue), \($0.alpha))" } ?? "white, or transparent where the format has alpha"
-            return "contain (padded to the box with \(on))"
+            let on = background.map { "rgba \($0.red), \($0.green), \($0.blue), \($0.alpha)" } ?? "white, or transparent where the format has alpha"
+            return "contain: padded to the box with \(on)"
         }
     }
 }

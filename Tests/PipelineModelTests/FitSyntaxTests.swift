@@ -100,10 +100,10 @@ final class FitSyntaxTests: XCTestCase {
         guard case .downsample(let downsample) = try decode(#"{"stage": "downsample", "width": 1200, "height": 630, "fit": "cover", "position": "attention"}"#)
         else { return XCTFail("not a downsample") }
         XCTAssertEqual(downsample.explanation,
-                       "width 1200 × height 630 px, cover (cut to the box at attention (libvips' smartcrop)), never upscaled, upright")
+                       "width 1200 × height 630 px, cover: cut to the box where libvips' smartcrop finds attention; never upscaled, upright")
         guard case .variants(let variants) = try decode(#"{"stage": "variants", "sizes": [320, {"width": 1200, "height": 630}], "formats": ["webp"], "fit": "contain"}"#)
         else { return XCTFail("not variants") }
-        XCTAssertTrue(variants.explanation.hasPrefix("2 sizes × 1 formats = up to 2 outputs an image: 320, 1200x630 px, contain (padded to the box "
-                                                     + "with white, or transparent where the format has alpha)"), variants.explanation)
+        XCTAssertTrue(variants.explanation.hasPrefix("2 sizes × 1 formats = up to 2 outputs an image: 320, 1200x630 px, contain: padded to the box "
+                                                     + "with white, or transparent where the format has alpha (never upscaled"), variants.explanation)
     }
 }
