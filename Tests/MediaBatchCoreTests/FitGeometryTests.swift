@@ -81,6 +81,24 @@ final class FitGeometryTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// Several boxes in one run come from one decode, each resized from a larger picture of the
+    /// file's own shape (never from one `fill` stretched, nor upscaled on an axis): still libvips'
+    /// thumbnail of each, within the drift of a second resize.
+    func testSeveralBoxesFromOneDecodeAreEachLibvipsThumbnail() throws {
+        let sizes: [(Int, Int)] = [(450, 100), (300, 300), (120, 400)]
+        let boxes = sizes.map { #"{"width": \#($0.0), "height": \#($0.1)}"# }.joined(separator: ", ")
+        for (fit, options) in [(#""fit": "fill""#, ["--size", "force"]), (#""fit": "cover""#, ["--crop", "centre"])] {
+            let output = try fitted(fit, sizes: "[\(boxes)]")
+            for sample in Self.samples {
+                for (width, height) in sizes {
+                    let mine = try self.output(output, sample, "\(width)x\(height)"), reference = try thumbnail(sample, width, height, options)
+                    XCTAssertEqual([mine.width, mine.height], [reference.width, reference.height], "\(sample) \(fit) \(width)x\(height)")
+                    XCTAssertLessThanOrEqual(try mine.meanAbsoluteDifference(from: reference), 2.0, "\(sample) \(fit) \(width)x\(height)")
+                }
+            }
+        }
+    }
+
     /// `outside` keeps the aspect ratio and covers the box, nothing cut: libvips' thumbnail
     /// forced to that size.
     func testOutsideCoversTheBoxWhole() throws {

@@ -4,9 +4,9 @@ import VipsKit
 /// Decodes an item's file once and makes from that one decode every picture its outputs need
 /// (see `Picture`): the largest by decoding the file — shrunk on load to its size where the
 /// format allows, turned upright — and each smaller one resized from the one above it (from one
-/// that keeps the file's aspect ratio: a picture `fill` stretched is no source); then each
-/// is cut or padded as its fit says (orientation is applied before: a crop is of the upright
-/// picture). Pictures are converted to sRGB where they ask. Several pictures, or one that several
+/// that keeps the file's aspect ratio and covers it: a picture `fill` stretched is no source);
+/// then each is cut or padded as its fit says (orientation is applied before: a crop is of the
+/// upright picture). Pictures are converted to sRGB where they ask. Several pictures, or one that several
 /// outputs encode, are computed into memory once; a single picture streams into its encoder.
 final class PictureRenderer {
     private let path: String
@@ -51,14 +51,16 @@ final class PictureRenderer {
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
             var previous = try commonSource.map { try VImage.thumbnail(of: path, width: $0.width, height: $0.height).inMemory() }
-            for (picture, _) in pictures {
+            for (index, (picture, _)) in pictures.enumerated() {
                 var image = try previous.map { try $0.resized(width: picture.scaled.width, height: picture.scaled.height) } ?? decode(picture)
                 if picture.isConverted { image = try SRGB.converting(image) }
                 // smartcrop reads every pixel before it cuts: streamed, the file would be decoded twice.
                 let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
                 if inMemory || smart { image = try image.inMemory() }
                 rendered[picture] = try frame(image, as: picture)
-                if picture.keepsAspectRatio { previous = image }
+                // The next source only where it keeps the file's shape and covers every picture after it.
+                let covers = pictures[(index + 1)...].allSatisfy { $0.picture.scaled.width <= image.width && $0.picture.scaled.height <= image.height }
+                if picture.keepsAspectRatio && covers { previous = image }
             }
         }
         return rendered
