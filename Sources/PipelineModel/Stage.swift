@@ -126,7 +126,8 @@ extension Stage.Variants {
             [format.rawValue] + [quality[format].map { "q\($0)" }, effort[format].map { "effort \($0)" }].compactMap { $0 }
         }.map { $0.joined(separator: " ") }
         let boxes = sizes.map(\.text).joined(separator: ", ")
-        let fitted = fit == Fit() ? " px on the longest side" : " px, \(fit.explanation)"
+        let numbers = sizes.allSatisfy { if case .longestSide = $0 { true } else { false } }
+        let fitted = fit == Fit() && numbers ? " px on the longest side" : " px, \(fit.explanation)"
         var text = "\(sizes.count) sizes × \(self.formats.count) formats = up to \(sizes.count * self.formats.count) outputs an image: "
             + boxes + fitted + " (never upscaled: sizes that would give an image the same output collapse into one, under the "
             + "smallest of them), each as " + formats.joined(separator: ", ") + "; one decode an image, sRGB, upright"
