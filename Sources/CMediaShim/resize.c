@@ -187,8 +187,8 @@ static int thumbnail_file(const char *path, const Target *t, VipsImage **out) {
     return result;
 }
 
-int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out) {
-    const Target t = {max_size, max_size, VIPS_SIZE_DOWN};
+int mb_vips_thumbnail(const char *path, int width, int height, VipsImage **out) {
+    const Target t = {width, height, VIPS_SIZE_DOWN};
     return thumbnail_file(path, &t, out);
 }
 

@@ -89,6 +89,60 @@ int mb_vips_autorot(VipsImage *in, VipsImage **out) {
     return vips_autorot(in, out, NULL);
 }
 
+int mb_vips_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int mb_vips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out, int *left, int *top) {
+    if (vips_smartcrop(in, out, width, height, "interesting", interesting, NULL))
+        return -1;
+    /* It ends in vips_extract_area, whose image records the cut as a negative offset. */
+    *left = -(*out)->Xoffset;
+    *top = -(*out)->Yoffset;
+    return 0;
+}
+
+static double sample_scale(const VipsImage *image) {
+    return image->BandFmt == VIPS_FORMAT_USHORT ? 257.0 : 1.0;
+}
+
+int mb_vips_pad(VipsImage *in, int left, int top, int width, int height, const double rgba[4], VipsImage **out) {
+    VipsImage *t[2] = {NULL}, *x = in;
+    int failed = 0;
+    if (in->Bands < 3 && (rgba[0] != rgba[1] || rgba[1] != rgba[2])) {
+        failed = vips_colourspace(x, &t[0], VIPS_INTERPRETATION_sRGB, NULL);
+        x = t[0];
+    }
+    if (!failed && rgba[3] < 255 && !vips_image_hasalpha(x)) {
+        failed = vips_bandjoin_const1(x, &t[1], 255 * sample_scale(x), NULL);
+        x = t[1];
+    }
+    if (!failed) {
+        const gboolean alpha = vips_image_hasalpha(x);
+        const int colours = x->Bands - (alpha ? 1 : 0);
+        double ink[4];
+        int n = 0;
+        for (int i = 0; i < colours && n < 3; i++)
+            ink[n++] = rgba[colours >= 3 ? i : 0] * sample_scale(x);
+        if (alpha)
+            ink[n++] = rgba[3] * sample_scale(x);
+        VipsArrayDouble *background = vips_array_double_new(ink, n);
+        failed = vips_embed(x, out, left, top, width, height, "extend", VIPS_EXTEND_BACKGROUND, "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+    }
+    for (int i = 0; i < 2; i++)
+        VIPS_UNREF(t[i]);
+    return failed ? -1 : 0;
+}
+
+int mb_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    const double white[3] = {255 * sample_scale(in), 255 * sample_scale(in), 255 * sample_scale(in)};
+    VipsArrayDouble *background = vips_array_double_new(white, in->Bands >= 4 ? 3 : 1);
+    const int failed = vips_flatten(in, out, "background", background, "max_alpha", 255 * sample_scale(in), NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return failed;
+}
+
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
 }

@@ -7,6 +7,10 @@ public enum Codec: Sendable, CaseIterable {
     /// ...and AV1-coded HEIF (AVIF). One loader reads both.
     case heifAV1
     case jxl
+
+    /// Whether its files can have an alpha channel: `contain` pads with transparency by default
+    /// where they can.
+    public var keepsAlpha: Bool { self != .jpeg }
 }
 
 /// Where a format keeps its metadata: MetadataKit has one container reader and writer for each.

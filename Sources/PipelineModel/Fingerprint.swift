@@ -29,7 +29,11 @@ extension Stage {
         switch self {
         case .filter(let filter): return "filter(\(filter.match.fingerprint),livePhotoVideo=\(filter.livePhotoVideo.rawValue))"
         case .decode: return "decode"
-        case .downsample(let maxPixelSize): return "downsample(\(maxPixelSize))"
+        case .downsample(let options):
+            // A square box fitted inside is maxPixelSize's: the same text as before the other fits.
+            if let side = options.box.width, options.box.height == side, options.fit == Fit() { return "downsample(\(side))" }
+            return "downsample(width=\(options.box.width.map(String.init) ?? "*"),height=\(options.box.height.map(String.init) ?? "*")"
+                + "\(options.fit.fingerprint))"
         case .transcode(let options):
             let from = options.from.map { $0.map(\.rawValue).sorted().joined(separator: ",") } ?? "*"
             let effort = options.effort.map { ",effort=\($0)" } ?? ""
@@ -38,9 +42,10 @@ extension Stage {
             func listed(_ values: [MediaFormat: Int]) -> String {
                 values.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue):\($0.value)" }.joined(separator: ",")
             }
-            return "variants(sizes=\(variants.sizes.map(String.init).joined(separator: ",")),"
+            return "variants(sizes=\(variants.sizes.map(\.text).joined(separator: ",")),"
                 + "formats=\(variants.formats.map(\.rawValue).joined(separator: ",")),quality=\(listed(variants.quality)),"
-                + "effort=\(listed(variants.effort)),placeholder=\(variants.placeholder?.rawValue ?? "none")\(variants.hdr.fingerprint))"
+                + "effort=\(listed(variants.effort)),placeholder=\(variants.placeholder?.rawValue ?? "none")\(variants.hdr.fingerprint)"
+                + "\(variants.fit.fingerprint))"
         case .stripMetadata(.remove(let groups)): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
         case .stripMetadata(.keep(let kept)): return "stripMetadata(keep:\(kept.map(\.rawValue).sorted().joined(separator: ",")))"
         case .write(let options): return "write(\(options.path.text))"
@@ -51,4 +56,27 @@ extension Stage {
 extension Stage.HDR {
     /// Empty for the default, so pipelines written before the option keep their fingerprints.
     var fingerprint: String { self == Defaults.hdr ? "" : ",hdr=\(rawValue)" }
+}
+
+extension Fit {
+    /// Empty for the default (`inside`), so pipelines written before fits keep their fingerprints.
+    var fingerprint: String {
+        switch mode {
+        case .inside: return ""
+        case .outside, .fill: return ",fit=\(mode.rawValue)"
+        case .cover: return ",fit=cover,position=\(position.fingerprint)"
+        case .contain:
+            return ",fit=contain,background=" + (background.map { "\($0.red).\($0.green).\($0.blue).\($0.alpha)" } ?? "default")
+        }
+    }
+}
+
+extension Fit.Position {
+    var fingerprint: String {
+        switch self {
+        case .gravity(let gravity): return gravity.rawValue
+        case .interesting(let interest): return interest.rawValue
+        case .focus(let x, let y): return "focus(\(x),\(y))"
+        }
+    }
 }

@@ -8,7 +8,8 @@ import Foundation
 /// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture date as the camera's clock
 ///   read it (tokens `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`; falls back to the file's time);
 /// - `{hash:8}`: the first 8 (4–64) hex digits of the input's SHA-256; `{hash}` is all 64;
-/// - `{size}`, `{width}`, `{height}`: with `variants`, the variant's size as listed and its pixels.
+/// - `{size}`, `{width}`, `{height}`: with `variants`, the variant's size as listed (`1280`, or a
+///   box's `1200x630`) and its pixels.
 public struct PathTemplate: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case literal(String)
@@ -36,12 +37,12 @@ public struct PathTemplate: Equatable, Sendable {
         /// The input's SHA-256 in hex.
         public var contentHash: String?
         /// A variant's size as listed, width and height in pixels.
-        public var size: Int?
+        public var size: VariantSize?
         public var width: Int?
         public var height: Int?
 
         public init(dir: String, stem: String, ext: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
-                    contentHash: String? = nil, size: Int? = nil, width: Int? = nil, height: Int? = nil) {
+                    contentHash: String? = nil, size: VariantSize? = nil, width: Int? = nil, height: Int? = nil) {
             self.dir = dir
             self.stem = stem
             self.ext = ext
@@ -146,7 +147,7 @@ public struct PathTemplate: Equatable, Sendable {
             case .dir: return values.dir
             case .stem: return values.stem
             case .ext: return values.ext
-            case .size: return values.size.map(String.init) ?? ""
+            case .size: return values.size?.text ?? ""
             case .width: return values.width.map(String.init) ?? ""
             case .height: return values.height.map(String.init) ?? ""
             case .hash(let length): return String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))

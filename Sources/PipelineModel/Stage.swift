@@ -4,7 +4,8 @@ import MediaFormats
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
     case decode
-    case downsample(maxPixelSize: Int)
+    /// Fits each picture to a box.
+    case downsample(Downsample)
     case transcode(Transcode)
     /// One decode, many outputs: every size in every format.
     case variants(Variants)
@@ -30,6 +31,17 @@ public enum Stage: Equatable, Sendable {
         case drop
     }
 
+    public struct Downsample: Equatable, Sendable {
+        /// `maxPixelSize` N is the box N × N.
+        public var box: Box
+        public var fit = Fit()
+
+        public init(box: Box, fit: Fit = Fit()) {
+            self.box = box
+            self.fit = fit
+        }
+    }
+
     public struct Transcode: Equatable, Sendable {
         /// Formats this stage applies to; nil means every image.
         public var from: Set<MediaFormat>?
@@ -47,8 +59,8 @@ public enum Stage: Equatable, Sendable {
     }
 
     public struct Variants: Equatable, Sendable {
-        /// The longest side of each variant, as listed; never upscaled.
-        public var sizes: [Int]
+        /// Each variant's box, as listed; never upscaled.
+        public var sizes: [VariantSize]
         /// Each one of `MediaFormat.outputs`.
         public var formats: [MediaFormat]
         /// The quality of each lossy format among `formats`.
@@ -58,6 +70,8 @@ public enum Stage: Equatable, Sendable {
         public var placeholder: Placeholder?
         /// What becomes of a gain map, in every variant.
         public var hdr: HDR = Defaults.hdr
+        /// How every size is fitted to its box.
+        public var fit = Fit()
     }
 
     /// An HDR photo's gain map in the outputs of `transcode` and `variants`.
@@ -111,12 +125,42 @@ extension Stage.Variants {
         let formats = self.formats.map { format in
             [format.rawValue] + [quality[format].map { "q\($0)" }, effort[format].map { "effort \($0)" }].compactMap { $0 }
         }.map { $0.joined(separator: " ") }
+        let boxes = sizes.map(\.text).joined(separator: ", ")
+        let numbers = sizes.allSatisfy { if case .longestSide = $0 { true } else { false } }
+        let fitted = fit == Fit() && numbers ? " px on the longest side" : " px, \(fit.explanation)"
         var text = "\(sizes.count) sizes × \(self.formats.count) formats = up to \(sizes.count * self.formats.count) outputs an image: "
-            + sizes.map(String.init).joined(separator: ", ") + " px on the longest side (never upscaled: sizes at or above an "
-            + "image's own collapse into one at its size, under the smallest of them), each as " + formats.joined(separator: ", ")
-            + "; one decode an image, sRGB, upright"
+            + boxes + fitted + " (never upscaled: sizes that would give an image the same output collapse into one, under the "
+            + "smallest of them), each as " + formats.joined(separator: ", ") + "; one decode an image, sRGB, upright"
         if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
         return text + "; " + hdr.explanation(formats: self.formats)
+    }
+}
+
+extension Stage.Downsample {
+    /// What the stage makes, in words, for `mediabatch validate`.
+    public var explanation: String {
+        let box = [box.width.map { "width \($0)" }, box.height.map { "height \($0)" }].compactMap { $0 }.joined(separator: " × ")
+        return "\(box) px, \(fit.explanation); never upscaled, upright"
+    }
+}
+
+extension Fit {
+    /// The fit in words: `cover at attention`, `contain on white`.
+    var explanation: String {
+        switch mode {
+        case .inside: return "inside: aspect ratio kept"
+        case .outside: return "outside: aspect ratio kept, covering the box"
+        case .fill: return "fill: stretched to the box"
+        case .cover:
+            switch position {
+            case .gravity(let gravity): return "cover: cut to the box at \(gravity.rawValue)"
+            case .interesting(let interest): return "cover: cut to the box where libvips' smartcrop finds \(interest.rawValue)"
+            case .focus(let x, let y): return "cover: cut to the box around the focus \(x), \(y)"
+            }
+        case .contain:
+            let on = background.map { "rgba \($0.red), \($0.green), \($0.blue), \($0.alpha)" } ?? "white, or transparent where the format has alpha"
+            return "contain: padded to the box with \(on)"
+        }
     }
 }
 

@@ -77,6 +77,11 @@ extension PipelineDecoder {
             throw path.fail("with \(variants.sizes.count) variant sizes, expected {size} or {width} in \"\(template.text)\", "
                             + "or every size would be written to the same file")
         }
+        let widths = variants.sizes.map(\.box.width)
+        if sized == ["width"], let twice = widths.indices.first(where: { widths[..<$0].contains(widths[$0]) }) {
+            throw path.fail("sizes \(variants.sizes[widths.firstIndex(of: widths[twice])!].text) and \(variants.sizes[twice].text) "
+                            + "would be written to the same file: {width} alone names them, expected {size} or {height} too")
+        }
         if variants.formats.count > 1, !template.uses("ext") {
             throw path.fail("with \(variants.formats.count) variant formats, expected {ext} in \"\(template.text)\", "
                             + "or every format would be written to the same file")

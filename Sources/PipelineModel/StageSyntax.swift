@@ -10,6 +10,8 @@ struct StageSyntax {
     let options: [DescribedKey]
     /// Options of which exactly one must be given.
     var exclusive: [String] = []
+    /// What else the schema says of the options together.
+    var rules: [String: JSONValue] = [:]
     let make: (ObjectReader) throws -> Stage
 
     /// Every spelling, in the order messages list them.
@@ -21,8 +23,8 @@ struct StageSyntax {
     }
 
     var schema: JSONValue {
-        guard !exclusive.isEmpty else { return objectSchema(keys) }
-        return objectSchema(keys, extra: ["oneOf": .array(exclusive.map { ["required": [.string($0)]] })])
+        guard !exclusive.isEmpty else { return objectSchema(keys, extra: rules) }
+        return objectSchema(keys, extra: rules.merging(["oneOf": .array(exclusive.map { ["required": [.string($0)]] })]) { _, new in new })
     }
 
     /// "Each stage at most once", for the stage list's schema: one rule per stage kind.
@@ -50,9 +52,19 @@ extension StageSyntax {
 
     static let downsample = StageSyntax(
         spelling: "downsample", name: .downsample,
-        help: "Shrinks images so that the longest side is at most maxPixelSize, never upscaling; orientation applied.",
-        options: [DownsampleKeys.maxPixelSize.described]) { object in
-            .downsample(maxPixelSize: try object.value(DownsampleKeys.maxPixelSize))
+        help: "Fits images to a box (maxPixelSize, or width and/or height) as fit says, never upscaling; orientation applied first.",
+        options: [DownsampleKeys.maxPixelSize.described, DownsampleKeys.width.described, DownsampleKeys.height.described] + FitKeys.described,
+        rules: DownsampleKeys.rules.merging(FitKeys.rules) { _, new in new }) { object in
+            let side = try object.optionalValue(DownsampleKeys.maxPixelSize)
+            let width = try object.optionalValue(DownsampleKeys.width), height = try object.optionalValue(DownsampleKeys.height)
+            let fit = try object.fit()
+            if side != nil, let other = object.optional(width != nil ? DownsampleKeys.width.name : DownsampleKeys.height.name) {
+                throw other.fail("maxPixelSize is the box maxPixelSize × maxPixelSize: give it, or width and height, not both")
+            }
+            guard let box = side.map({ Box(width: $0, height: $0) }) ?? (width ?? height).map({ _ in Box(width: width, height: height) }) else {
+                throw object.reader.fail("expected \"maxPixelSize\", \"width\" or \"height\": the box images are fitted to")
+            }
+            return .downsample(.init(box: box, fit: fit))
         }
 
     static let transcode = StageSyntax(
@@ -70,12 +82,14 @@ extension StageSyntax {
         spelling: "variants", name: .variants,
         help: "One decode, many outputs: every size in every format, upright, sRGB, never upscaled; in place of downsample and transcode.",
         options: [VariantsKeys.sizes.described, VariantsKeys.formats.described, VariantsKeys.quality.described,
-                  VariantsKeys.effort.described, VariantsKeys.placeholder.described, HDRKeys.hdr.described]) { object in
+                  VariantsKeys.effort.described, VariantsKeys.placeholder.described, HDRKeys.hdr.described] + FitKeys.described,
+        rules: FitKeys.rules) { object in
             let formats = try object.value(VariantsKeys.formats)
             return .variants(.init(sizes: try object.value(VariantsKeys.sizes), formats: formats,
                                    quality: try object.perFormat(VariantsKeys.quality, of: formats, default: \.quality),
                                    effort: try object.perFormat(VariantsKeys.effort, of: formats, default: \.effort),
-                                   placeholder: try object.optionalValue(VariantsKeys.placeholder), hdr: try object.value(HDRKeys.hdr)))
+                                   placeholder: try object.optionalValue(VariantsKeys.placeholder), hdr: try object.value(HDRKeys.hdr),
+                                   fit: try object.fit()))
         }
 
     static let stripMetadata = StageSyntax(
@@ -114,7 +128,41 @@ enum FilterKeys {
 }
 
 enum DownsampleKeys {
-    static let maxPixelSize = Key("maxPixelSize", .positiveInteger, .required, "The longest side's maximum, in pixels.")
+    static let maxPixelSize = Key("maxPixelSize", .positiveInteger, .noDefault,
+                                  "The box maxPixelSize × maxPixelSize: with fit inside, the longest side's maximum, in pixels. Not with width or height.")
+    static let width = Key("width", .positiveInteger, .noDefault, "The box's width, in pixels; alone, images are scaled to it.")
+    static let height = Key("height", .positiveInteger, .noDefault, "The box's height, in pixels; alone, images are scaled to it.")
+
+    /// maxPixelSize, or width and/or height.
+    static let rules: [String: JSONValue] = [
+        "anyOf": .array([maxPixelSize, width, height].map { ["required": [.string($0.name)]] }),
+        "not": ["required": [.string(maxPixelSize.name)], "anyOf": [["required": [.string(width.name)]], ["required": [.string(height.name)]]]],
+    ]
+}
+
+/// How `downsample` and `variants` fit pictures to their boxes, as sharp's `fit`.
+enum FitKeys {
+    static let fit = Key("fit", ValueSyntax<Fit.Mode>.choice("a fit"), .value(Defaults.fit),
+                         "inside: within the box; cover: filling it, cut at position; contain: within it, padded with background; "
+                         + "fill: stretched to it; outside: covering it, nothing cut. Aspect ratio kept but by fill; never upscaled "
+                         + "(a box larger than the image shrinks, keeping its own aspect ratio).")
+    static let position = Key("position", .position, .value(Defaults.position),
+                              "With fit cover, the part kept: centre, a compass point (north, northeast, …, northwest), "
+                              + "entropy or attention (libvips' smartcrop), or {\"focus\": [x, y]} (fractions of the upright image).")
+    static let background = Key("background", .background, .noDefault,
+                                "With fit contain, the padding: [r, g, b], [r, g, b, a] (0–255) or \"#rrggbb\"; by default white, "
+                                + "or transparent where the output format has alpha.")
+
+    static var described: [DescribedKey] { [fit.described, position.described, background.described] }
+
+    /// position with cover only, background with contain only.
+    static let rules: [String: JSONValue] = {
+        func only(_ key: String, with mode: Fit.Mode) -> JSONValue {
+            let fitIs: JSONValue = ["required": [.string(fit.name)], "properties": .object([fit.name: ["const": .string(mode.rawValue)]])]
+            return ["if": ["not": fitIs], "then": ["not": ["required": [.string(key)]]]]
+        }
+        return ["allOf": [only(position.name, with: .cover), only(background.name, with: .contain)]]
+    }()
 }
 
 enum TranscodeKeys {
@@ -130,8 +178,9 @@ enum TranscodeKeys {
 }
 
 enum VariantsKeys {
-    static let sizes = Key("sizes", ValueSyntax<Int>.positiveInteger.distinctList(of: "size"), .required,
-                           "The longest side of each variant, in pixels; sizes at or above an image's own collapse into one at its size.")
+    static let sizes = Key("sizes", ValueSyntax<VariantSize>.variantSize.distinctList(of: "size"), .required,
+                           "Each variant's box: a number N (N × N: with fit inside, the longest side) or {\"width\": W, \"height\": H} "
+                           + "({size} is then WxH); sizes that would give an image the same output collapse into one.")
     static let formats = Key("formats", ValueSyntax<MediaFormat>.choice("an output format", from: MediaFormat.outputs).distinctList(of: "format"), .required,
                              "Every size is written in every one of these formats.")
     static let quality = Key("quality", .perFormat("a lossy format", MediaFormat.outputs.filter(\.isLossy)) { .integer(in: $0.quality!.range) },

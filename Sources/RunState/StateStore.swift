@@ -83,8 +83,11 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     /// quality and size): an unchanged, intact output is kept when the item is redone.
     public var recipe: String?
     public var format: String?
-    /// The variant's size as the pipeline lists it, and the output's pixels.
+    /// The variant's size as the pipeline lists it (a number; for a box, its width and height),
+    /// and the output's pixels.
     public var variantSize: Int?
+    public var variantBoxWidth: Int?
+    public var variantBoxHeight: Int?
     public var width: Int?
     public var height: Int?
     /// True where the output carries an HDR gain map; nil otherwise.
@@ -219,6 +222,12 @@ public final class StateStore: @unchecked Sendable {
         }
         migrator.registerMigration("v4: gain maps") { db in
             try db.alter(table: "outputs") { table in table.add(column: "gainMap", .boolean) }
+        }
+        migrator.registerMigration("v5: variant boxes") { db in
+            try db.alter(table: "outputs") { table in
+                table.add(column: "variantBoxWidth", .integer)
+                table.add(column: "variantBoxHeight", .integer)
+            }
         }
         migrator.registerMigration("v6: captions") { db in
             try db.alter(table: "items") { table in table.add(column: "caption", .text) }

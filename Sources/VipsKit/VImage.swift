@@ -48,9 +48,16 @@ public final class VImage: @unchecked Sendable {
     /// Decodes `path` to fit `maxSize` × `maxSize` (never upsized), shrinking on load and
     /// applying the orientation.
     public static func thumbnail(of path: String, maxSize: Int) throws -> VImage {
+        try thumbnail(of: path, fitting: maxSize, maxSize)
+    }
+
+    /// Decodes `path` scaled by one factor to fit `width` × `height` (upright sides; never
+    /// upsized), shrinking on load and applying the orientation: as libvips' thumbnail scales a
+    /// picture it then crops, the side that sets the scale exact.
+    public static func thumbnail(of path: String, fitting width: Int, _ height: Int) throws -> VImage {
         countDecode()
         var out: UnsafeMutablePointer<VipsImage>?
-        try build { try check(mb_vips_thumbnail(path, Int32(clamping: maxSize), &out), "thumbnail") }
+        try build { try check(mb_vips_thumbnail(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
         return VImage(owning: out!)
     }
 

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import MediaBatchCore
 
-/// Prints each item of a manifest as the markup a web page shows it with (`<picture>` for a photo,
-/// `<video>` for a movie), or as JSON for a template engine; items as the manifest lists them,
+/// Prints each item of a manifest as the markup a web page shows it with (a `<picture>` for each
+/// shape of a photo's variants, a `<video>` for a movie), or as JSON for a template engine; items as the manifest lists them,
 /// each printed as it is read. Exits 2 when the file is not a manifest.
 struct HTMLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,13 +34,14 @@ struct HTMLCommand: ParsableCommand {
         do {
             if json { print("[") }
             try ShardManifests([manifest]).items { item in
-                guard let markup = PictureMarkup(item, options) else { return }
-                if json {
-                    print((first ? "" : ",\n") + String(decoding: try encoder.encode(markup), as: UTF8.self), terminator: "")
-                } else {
-                    print(markup.html(options))
+                for markup in PictureMarkup.of(item, options) {
+                    if json {
+                        print((first ? "" : ",\n") + String(decoding: try encoder.encode(markup), as: UTF8.self), terminator: "")
+                    } else {
+                        print(markup.html(options))
+                    }
+                    first = false
                 }
-                first = false
             }
             if json { print(first ? "]" : "\n]") }
         } catch let error as ReportMergeError {

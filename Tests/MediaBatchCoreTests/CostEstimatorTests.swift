@@ -38,8 +38,8 @@ final class CostEstimatorTests: XCTestCase {
             (.heic, 4032, 3024, [.webp, .jpeg], 78), (.heic, 4032, 3024, [.avif], 101), (.heic, 8064, 6048, [.avif], 281),
         ]
         for (format, width, height, formats, measuredMiB) in cases {
-            let source = PixelSize(width: width, height: height)
-            let pixels = VariantsStage.variants(of: source, sizes: [640, 1280, 2048]).map(\.pixels)
+            let source = Picture(source: .init(stored: PixelSize(width: width, height: height), orientation: 1, needsConversion: false, hasProfile: false))
+            let pixels = VariantsStage.variants(of: source, sizes: [640, 1280, 2048], fit: Fit()).map(\.picture.size)
             let header = CostEstimator.ImageHeader(format: format, width: width, height: height, bitsPerSample: 8)
             let estimated = Double(CostEstimator.estimate(variantsOf: header, pixels: pixels, formats: formats)) / Double(mebibyte)
             XCTAssertGreaterThanOrEqual(estimated, measuredMiB, "\(format) \(width)x\(height) \(formats)")

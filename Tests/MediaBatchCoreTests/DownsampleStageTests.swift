@@ -73,7 +73,7 @@ final class DownsampleStageTests: XCTestCase, RunsPipelines {
         let movie = try Self.planned("video/sample.3gp", #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 100}, {"stage": "write"}"#)
         XCTAssertEqual(movie.plan.outputs.map(\.picture), [nil])
         XCTAssertEqual(movie.plan.estimatedBytes, CostEstimator.copyBytes)
-        let stage = DownsampleStage(maxPixelSize: 100)
+        let stage = DownsampleStage(options: .init(box: Box(width: 100, height: 100)))
         var fingerprint = ItemFingerprint(recipe: [])
         stage.fingerprint(&fingerprint, format: .threeGP)
         stage.fingerprint(&fingerprint, format: nil)

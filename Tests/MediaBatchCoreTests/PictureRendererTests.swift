@@ -35,6 +35,23 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// Cuts and pads decode once too: smartcrop's region from the picture in memory, several
+    /// boxes from one decode, a stretched (`fill`) largest picture from a decode of the file's
+    /// shape that covers every other.
+    func testFitsDecodeAnItemOnce() throws {
+        let fits = [#""fit": "cover", "position": "attention""#, #""fit": "contain""#, #""fit": "fill""#]
+        for fit in fits {
+            let pipeline = try self.pipeline(#"{"stage": "decode"}, {"stage": "variants", "sizes": [{"width": 900, "height": 200}, 300, "#
+                                             + #"{"width": 120, "height": 400}], "formats": ["jpeg"], \#(fit)}, "#
+                                             + #"{"stage": "write", "path": "{stem}-{size}.{ext}"}"#)
+            for sample in ["jpeg/orientation/Landscape_6.jpg", "heic/IMG_1034.heic"] {
+                let before = VImage.decodes
+                XCTAssertEqual(try Self.encoded(sample, by: pipeline), true, "\(fit): \(sample)")
+                XCTAssertEqual(VImage.decodes - before, 1, "\(fit): \(sample) decoded once")
+            }
+        }
+    }
+
     /// Runs `pipeline` over `sample` alone, in this process: whether an output of it was
     /// encoded; nil when the pipeline wrote none (it filtered the sample out).
     static func encoded(_ sample: String, by pipeline: Pipeline) throws -> Bool? {

@@ -18,21 +18,21 @@ final class PictureTests: XCTestCase, RunsPipelines {
     func testOperationsThatChangeNothingAreNotRecorded() {
         let upright = Picture(source: Picture.Source(stored: PixelSize(width: 800, height: 600), orientation: 1,
                                                      needsConversion: false, hasProfile: false))
-        XCTAssertTrue(upright.fitting(maxPixelSize: 2048).turnedUpright().inSRGB().withoutProfile().isUntouched)
+        XCTAssertTrue(upright.fitted(in: Box(width: 2048, height: 2048), Fit()).turnedUpright().inSRGB().withoutProfile().isUntouched)
         XCTAssertFalse(upright.reencoded().isUntouched, "transcode asks for an encode")
         let sideways = Picture(source: source)
         XCTAssertEqual(sideways.size, PixelSize(width: 1200, height: 1800), "as stored until turned")
         XCTAssertEqual(sideways.turnedUpright().size, PixelSize(width: 1800, height: 1200))
-        XCTAssertEqual(sideways.fitting(maxPixelSize: 900).size, PixelSize(width: 900, height: 600))
+        XCTAssertEqual(sideways.fitted(in: Box(width: 900, height: 900), Fit()).size, PixelSize(width: 900, height: 600))
         XCTAssertFalse(sideways.inSRGB().isConverted, "already sRGB")
         XCTAssertTrue(sideways.withoutProfile().isConverted, "its profile goes: encoded again without it")
     }
 
     func testTheOrderOfTheOperationsDoesNotMatter() {
         let p3 = Picture(source: Picture.Source(stored: PixelSize(width: 4032, height: 3024), orientation: 1, needsConversion: true, hasProfile: true))
-        let orders: [[(Picture) -> Picture]] = [[{ $0.fitting(maxPixelSize: 512) }, { $0.inSRGB() }, { $0.turnedUpright() }],
-                                                [{ $0.inSRGB() }, { $0.turnedUpright() }, { $0.fitting(maxPixelSize: 512) }],
-                                                [{ $0.turnedUpright() }, { $0.fitting(maxPixelSize: 512) }, { $0.inSRGB() }]]
+        let orders: [[(Picture) -> Picture]] = [[{ $0.fitted(in: Box(width: 512, height: 512), Fit()) }, { $0.inSRGB() }, { $0.turnedUpright() }],
+                                                [{ $0.inSRGB() }, { $0.turnedUpright() }, { $0.fitted(in: Box(width: 512, height: 512), Fit()) }],
+                                                [{ $0.turnedUpright() }, { $0.fitted(in: Box(width: 512, height: 512), Fit()) }, { $0.inSRGB() }]]
         for start in [p3, Picture(source: source)] {
             XCTAssertEqual(Set(orders.map { $0.reduce(start) { $1($0) } }).count, 1)
         }

@@ -49,7 +49,7 @@ final class PipelineDecoderTests: XCTestCase {
                                               timeoutSeconds: Defaults.timeoutSeconds))
         XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
         XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
-        XCTAssertEqual(pipeline.stages[2], .downsample(maxPixelSize: 2048))
+        XCTAssertEqual(pipeline.stages[2], .downsample(.init(box: Box(width: 2048, height: 2048))))
         XCTAssertEqual(pipeline.stages[3], .transcode(.init(from: [.heic], to: .jpeg, quality: 80, effort: nil)))
         XCTAssertEqual(pipeline.stages[4], .stripMetadata(.remove([.location])))
     }

@@ -144,10 +144,14 @@ final class CLITests: XCTestCase {
     func testValidateExplainsVariants() throws {
         let result = try mediabatch(["validate", "pipelines/web-responsive.json"])
         XCTAssertEqual(result.exitCode, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("  variants: 3 sizes × 3 formats = up to 9 outputs an image: 640, 1280, 2048 px"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("  variants: 4 sizes × 3 formats = up to 12 outputs an image: 320, 640x360, 1280x720, 2048x1152 px, "
+                                             + "cover: cut to the box where libvips' smartcrop finds attention (never upscaled"), result.stdout)
         XCTAssertTrue(result.stdout.contains("each as avif q62 effort 2, webp q80 effort 4, jpeg q80; one decode an image, sRGB, upright; placeholder thumbhash; "
                                              + "gain maps kept in jpeg (Ultra HDR), resized with the picture"), result.stdout)
         XCTAssertTrue(result.stdout.contains("  manifest: manifest.json, under the output root"), result.stdout)
+        let downsample = try mediabatch(["validate", "pipelines/quickstart.json"])
+        XCTAssertTrue(downsample.stdout.contains("  downsample: width 2048 × height 2048 px, inside: aspect ratio kept; never upscaled, upright"),
+                      downsample.stdout)
         let transcode = try mediabatch(["validate", "pipelines/heic-to-jpeg.json"])
         XCTAssertTrue(transcode.stdout.contains("  transcode: heic → jpeg q80, sRGB; gain maps kept in jpeg (Ultra HDR), resized with the picture"),
                       transcode.stdout)

@@ -1,5 +1,6 @@
 import Foundation
 import MediaBatchCore
+import PipelineModel
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -80,6 +81,40 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(marked.sorted(), ["IMG_1034.heic jpeg false", "IMG_1034.heic webp false", "pug.heic jpeg true", "pug.heic webp false"])
         let pug = try XCTUnwrap(manifest.items.first { $0.input == "pug.heic" }?.variants.first { $0.format == "jpeg" })
         XCTAssertEqual(try exiftool(output.appendingPathComponent(pug.path).path, ["-NumberOfImages"])["MPF0:NumberOfImages"] as? Int, 2)
+    }
+
+    /// A box size comes back as written, `{"height": H, "width": W}`, beside numbers, from the
+    /// state database: after a run that reuses the box's outputs too.
+    func testABoxSizeIsGivenBackAsWritten() throws {
+        let input = try library(), output = Fixtures.temporaryFolder("manifest-output")
+        let file = Fixtures.temporaryFolder("manifest-pipeline").appendingPathComponent("boxes.json")
+        func write(_ sizes: String) throws {
+            try Data(#"""
+                {"version": 1, "output": {"manifest": "site/manifest.json"},
+                 "stages": [{"stage": "filter", "match": "images"}, {"stage": "decode"},
+                            {"stage": "variants", "sizes": \#(sizes), "formats": ["webp"], "fit": "cover", "placeholder": "thumbhash"},
+                            {"stage": "write", "path": "img/{dir}/{stem}-{size}.{ext}"}]}
+                """#.utf8).write(to: file)
+        }
+        try write(#"[100, {"width": 300, "height": 150}]"#)
+        try run(file, input, output)
+        let manifestFile = output.appendingPathComponent("site/manifest.json")
+        let text = try String(contentsOf: manifestFile, encoding: .utf8)
+        XCTAssertTrue(text.contains(#""size" : {\#n            "height" : 150,\#n            "width" : 300\#n          }"#), text)
+        XCTAssertTrue(text.contains(#""size" : 100,"#), text)
+        let first = try manifest(manifestFile)
+        for item in first.items {
+            XCTAssertEqual(item.variants.map(\.size), [100, .box(width: 300, height: 150)], item.input)
+            // The WebP is 240 × 320: the box shrinks to 240 × 120, its shape kept, never upscaled.
+            let box: [Int?] = item.input.hasSuffix(".webp") ? [240, 120] : [300, 150]
+            XCTAssertEqual(item.variants.map { [$0.width, $0.height] }, [[100, 100], box], "\(item.input): squares and the box")
+            XCTAssertTrue(item.variants[1].path.hasSuffix("-300x150.webp"), item.variants[1].path)
+        }
+        try assertManifestIsTheFiles(first, output)
+        try write(#"[100, {"width": 300, "height": 150}, 50]"#)
+        let extended = try run(file, input, output)
+        XCTAssertEqual(extended.items.first?.variants?.filter(\.reused).map(\.size), [100, .box(width: 300, height: 150)])
+        XCTAssertEqual(try manifest(manifestFile).items.first?.variants.map(\.size), [50, 100, .box(width: 300, height: 150)])
     }
 
     func testTheManifestIsTheFilesOnDiskRunAfterRun() throws {

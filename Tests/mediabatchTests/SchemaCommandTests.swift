@@ -17,6 +17,7 @@ final class SchemaCommandTests: XCTestCase {
         "memory-budget-under-a-byte.json": "a size that rounds to 0 bytes",
         "variants-path-without-size.json": "a write path that must tell the variants apart",
         "transcode-effort-for-jpeg.json": "an option whose range depends on another's value (effort on to)",
+        "variants-boxes-one-width.json": "a write path that must tell the variants apart",
     ]
 
     func mediabatch(_ arguments: [String]) throws -> ProcessResult {

@@ -20,10 +20,11 @@
 int mb_vips_startup(const char *argv0);
 
 /* vips_thumbnail(size=down, fail_on=error), with its Lanczos-3 passes computed by mb_resize where
- * it only decodes, reduces and rotates (resize.c). Shrinks on load to fit max_size x max_size,
- * never upsizes, and applies the orientation (EXIF for JPEG, irot/imir for HEIF). fail_on=error
- * makes truncated and corrupt files fail instead of decoding half grey. */
-int mb_vips_thumbnail(const char *path, int max_size, VipsImage **out);
+ * it only decodes, reduces and rotates (resize.c). Shrinks on load to fit width x height (one
+ * shrink for both axes, as vips_thumbnail's crop scales before it cuts), never upsizes, and
+ * applies the orientation (EXIF for JPEG, irot/imir for HEIF). fail_on=error makes truncated and
+ * corrupt files fail instead of decoding half grey. */
+int mb_vips_thumbnail(const char *path, int width, int height, VipsImage **out);
 
 /* The same, to exactly width x height (orientation applied, size=force): the caller computes both
  * sides from the upright source, so that an output's pixels are known before it is made. Shrinks
@@ -69,6 +70,21 @@ int mb_vips_watch_failed(VipsImage *watched);
 /* vips_autorot is variadic. Turns the pixels as the orientation field says and resets it to 1:
  * for outputs whose orientation tag a keep-list drops. */
 int mb_vips_autorot(VipsImage *in, VipsImage **out);
+
+/* vips_extract_area is variadic: `cover`'s cut at a known place. */
+int mb_vips_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+
+/* vips_smartcrop is variadic, and says where it cut only through its result's offsets: the
+ * region `interesting` picks, and its place in `in` (for the gain map, cut the same way). */
+int mb_vips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out, int *left, int *top);
+
+/* `contain`'s padding: `in` at left, top of a width x height canvas of `rgba` (8-bit values,
+ * scaled for 16-bit images). A grey image is made sRGB for a colour that is not grey, and an
+ * opaque alpha band is added for a background that is not opaque, so the padding shows as asked. */
+int mb_vips_pad(VipsImage *in, int left, int top, int width, int height, const double rgba[4], VipsImage **out);
+
+/* vips_flatten is variadic: an image with alpha over white, for a format without alpha. */
+int mb_vips_flatten_white(VipsImage *in, VipsImage **out);
 
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);

@@ -54,7 +54,7 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var gainMapLeftOut = false
 
     struct Variant: Codable, Hashable, Sendable {
-        let size: Int
+        let size: VariantSize
         let pixels: PixelSize
     }
 
@@ -74,10 +74,11 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     /// What shapes this output beyond what every output of the item shares, for the state
     /// database: an output is reused only when this and the shared recipe are unchanged.
     var spec: String {
-        let variantPart = variant.map { " size \($0.size) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
+        let variantPart = variant.map { " size \($0.size.text) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
         let copyPart = picture?.isUntouched == false ? "" : " copy"
         let gainMapPart = plansGainMap ? " gain map" : ""
-        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)"
+        let framingPart = picture?.framing.map { " " + $0.spec(alpha: format.row.encoder?.codec.keepsAlpha == true) } ?? ""
+        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)\(framingPart)"
     }
 }
 

@@ -2,13 +2,15 @@ import MetadataKit
 import PipelineModel
 
 /// A picture as the stages have shaped it, planned from the file's header before any pixel is
-/// decoded: the file's primary image, turned upright, fitted and converted to sRGB as they asked.
+/// decoded: the file's primary image, turned upright, fitted to a box (cut or padded to it where the
+/// fit says) and converted to sRGB as they asked.
 /// Stages map pictures to pictures in whatever order a pipeline lists them, and each operation is
 /// recorded only where it changes something (an upright image is not turned, an sRGB one not
 /// converted), so a picture no stage changed is known before decoding: `write` then copies the
 /// file's coded image instead of encoding it again. Otherwise `write` decodes the file once for
 /// all of an item's pictures and renders each the same way whatever the stages' order — shrink
-/// (on load where the format allows), turn upright, convert colour — as `vips_thumbnail` does.
+/// (on load where the format allows), turn upright, cut or pad, convert colour — as
+/// `vips_thumbnail` does.
 struct Picture: Codable, Hashable, Sendable {
     /// The file's primary image, as its header describes it.
     struct Source: Codable, Hashable, Sendable {
@@ -31,9 +33,11 @@ struct Picture: Codable, Hashable, Sendable {
     let source: Source
     /// The pixels it will have: in the upright frame once turned, the stored one before.
     private(set) var size: PixelSize
+    /// Where `cover` cuts it or `contain` pads it, from the whole image resized to `scaled`.
+    private(set) var framing: Framing?
     /// The orientation has been applied (never set for an image stored upright).
     private(set) var isTurned = false
-    /// Smaller than the upright source.
+    /// Resized from the upright source (smaller, or stretched by `fill`).
     private(set) var isResized = false
     /// Converted to sRGB (never set where that changes nothing), or its profile dropped.
     private(set) var isConverted = false
@@ -50,7 +54,18 @@ struct Picture: Codable, Hashable, Sendable {
     }
 
     /// No stage changed it: the file's own coded image is what `write` keeps.
-    var isUntouched: Bool { !isTurned && !isResized && !isConverted && !isReencoded }
+    var isUntouched: Bool { !isTurned && !isResized && framing == nil && !isConverted && !isReencoded }
+
+    /// What the file is decoded and resized to: the whole upright image, before any framing.
+    var scaled: PixelSize { framing?.scaled ?? size }
+
+    /// `scaled` has the upright source's shape, to the pixel (every fit but `fill` keeps it): a
+    /// smaller picture can be resized from it as well as from the file.
+    var keepsAspectRatio: Bool {
+        let upright = source.upright
+        let across = Double(scaled.width) / Double(upright.width), down = Double(scaled.height) / Double(upright.height)
+        return abs(across - down) * Double(min(scaled.width, scaled.height)) <= 1
+    }
 
     /// Whether its pixels are upright (turned, or stored so).
     var isUpright: Bool { isTurned || source.orientation == 1 }
@@ -63,21 +78,14 @@ struct Picture: Codable, Hashable, Sendable {
         return turned
     }
 
-    /// Upright, and no larger than `maxPixelSize` on its longest side: never upscaled.
-    func fitting(maxPixelSize: Int) -> Picture {
+    /// Upright, fitted to `box` as `fit` says (see `FitGeometry`), never upscaled.
+    func fitted(in box: Box, _ fit: Fit) -> Picture {
         var fitted = turnedUpright()
-        guard fitted.size.longestSide > maxPixelSize else { return fitted }
-        fitted.size = fitted.size.fitting(longestSide: maxPixelSize)
-        fitted.isResized = true
+        let geometry = FitGeometry(upright: source.upright, box: box, fit: fit)
+        fitted.size = geometry.size
+        fitted.framing = geometry.framing
+        fitted.isResized = geometry.scaled != source.upright
         return fitted
-    }
-
-    /// Upright, `size` exactly (the caller keeps the aspect ratio: `PixelSize.fitting`).
-    func resized(to size: PixelSize) -> Picture {
-        var resized = turnedUpright()
-        resized.size = size
-        resized.isResized = size != source.upright
-        return resized
     }
 
     /// In sRGB: converted where its colour is other.

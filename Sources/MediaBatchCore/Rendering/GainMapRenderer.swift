@@ -1,9 +1,11 @@
+import Foundation
 import MetadataKit
 import VipsKit
 
 /// An HDR photo's gain map for each of an item's pictures, from one read of it: turned like the
-/// picture and resized to the picture's size at the scale the file keeps it at (Apple's at half,
-/// Ultra HDR's often a quarter), so it stays aligned with what it brightens. An Apple gain map is
+/// picture, resized to the picture's size at the scale the file keeps it at (Apple's at half,
+/// Ultra HDR's often a quarter), and cut or padded where the picture is, at that scale, so it
+/// stays aligned with what it brightens. Padding boosts nothing. An Apple gain map is
 /// converted to the ISO 21496-1 curve once, at its own size (see `AppleHDR.recoveryLUT`).
 ///
 /// Converting the picture's colour (Display P3 to sRGB) leaves the gain map valid: a one-channel
@@ -31,11 +33,12 @@ final class GainMapRenderer {
     }
 
     /// The gain map shaped as `picture` is, encoded as a JPEG, with its metadata; nil when the
-    /// file's gain map cannot be read (see `dropped`).
-    func gainMap(for picture: Picture) -> (jpeg: [UInt8], metadata: GainMapMetadata)? {
+    /// file's gain map cannot be read (see `dropped`). `smartCut`: where smartcrop cut the
+    /// picture from its resized image, when it chose the region.
+    func gainMap(for picture: Picture, smartCut: (left: Int, top: Int)? = nil) -> (jpeg: [UInt8], metadata: GainMapMetadata)? {
         guard case .success(let source) = read() else { return nil }
         do {
-            let shaped = try shape(source.image, like: picture)
+            let shaped = try shape(source.image, like: picture, smartCut: smartCut, metadata: source.metadata)
             return (try shaped.encoded(as: .jpeg, quality: Self.quality), source.metadata)
         } catch {
             let reason = (error as? VipsError)?.message ?? "\(error)"
@@ -52,14 +55,41 @@ final class GainMapRenderer {
     }
 
     /// `gainMap` in `picture`'s frame (turned where the picture is) at `picture`'s size times the
-    /// file's own ratio of gain map to picture.
-    private func shape(_ gainMap: VImage, like picture: Picture) throws -> VImage {
+    /// file's own ratio of gain map to picture, cut or padded as the picture is.
+    private func shape(_ gainMap: VImage, like picture: Picture, smartCut: (left: Int, top: Int)?,
+                       metadata: GainMapMetadata) throws -> VImage {
         let turned = picture.isTurned ? try gainMap.oriented(picture.source.orientation) : gainMap
         let frame = picture.isTurned ? picture.source.upright : picture.source.stored
-        func side(_ size: Int, _ map: Int, _ base: Int) -> Int { max(1, Int((Double(size) * Double(map) / Double(base)).rounded())) }
-        let width = side(picture.size.width, turned.width, frame.width), height = side(picture.size.height, turned.height, frame.height)
-        guard width != turned.width || height != turned.height else { return turned }
-        return try turned.resized(width: width, height: height)
+        let ratio = (width: Double(turned.width) / Double(frame.width), height: Double(turned.height) / Double(frame.height))
+        func side(_ size: Int, _ ratio: Double) -> Int { max(1, Int((Double(size) * ratio).rounded())) }
+        let width = side(picture.scaled.width, ratio.width), height = side(picture.scaled.height, ratio.height)
+        let resized = width == turned.width && height == turned.height ? turned : try turned.resized(width: width, height: height)
+        guard let placement = picture.framing?.placement else { return resized }
+        func at(_ offset: Int, _ ratio: Double) -> Int { Int((Double(offset) * ratio).rounded()) }
+        let target = (width: side(picture.size.width, ratio.width), height: side(picture.size.height, ratio.height))
+        switch placement {
+        case .pad(let left, let top, _):
+            let neutral = Self.neutralValue(metadata)
+            return try resized.padded(left: at(left, ratio.width), top: at(top, ratio.height), width: target.width, height: target.height,
+                                      rgba: [neutral[0], neutral[1], neutral[2], 255])
+        case .crop, .smartCrop:
+            var cut = (left: 0, top: 0)
+            if case .crop(let left, let top) = placement { cut = (left, top) } else if let smartCut { cut = smartCut }
+            let left = min(at(cut.left, ratio.width), resized.width - 1), top = min(at(cut.top, ratio.height), resized.height - 1)
+            return try resized.cropped(left: left, top: top, width: min(target.width, resized.width - left),
+                                       height: min(target.height, resized.height - top))
+        }
+    }
+
+    /// Each channel's stored value for a boost of 1 (log2 0): what the padding holds, so it
+    /// brightens nothing. Stored values are `((log2 boost − min) / (max − min))^gamma`, 0–255.
+    static func neutralValue(_ metadata: GainMapMetadata) -> [Double] {
+        (0..<3).map { channel in
+            func value(_ list: [Double]) -> Double { list.count == 1 ? list[0] : list[channel] }
+            let (min, max, gamma) = (value(metadata.gainMapMin), value(metadata.gainMapMax), value(metadata.gamma))
+            guard max > min else { return 0 }
+            return (pow(Swift.min(1, Swift.max(0, -min / (max - min))), gamma) * 255).rounded()
+        }
     }
 }
 

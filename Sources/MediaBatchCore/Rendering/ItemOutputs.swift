@@ -50,8 +50,9 @@ final class ItemOutputs {
             hashes[output.path ?? ""] = copy.contentHash
             return
         }
-        let image = try renderer.image(for: picture)
-        let gainMap = output.format.carriesGainMap && picture.keepsGainMap ? gainMaps.gainMap(for: picture) : nil
+        let image = try renderer.image(for: picture, alpha: output.format.row.encoder?.codec.keepsAlpha == true)
+        let gainMap = output.format.carriesGainMap && picture.keepsGainMap
+            ? gainMaps.gainMap(for: picture, smartCut: renderer.smartCut(of: picture)) : nil
         let metadata = gainMap == nil && picture.source.gainMap != nil ? metadataWithoutGainMap : self.metadata
         if gainMap == nil, output.plansGainMap { gainMapsLeftOut.insert(output.path ?? "") }
         let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)

@@ -1,29 +1,43 @@
+import PipelineModel
 import VipsKit
 
 /// Decodes an item's file once and makes from that one decode every picture its outputs need
 /// (see `Picture`): the largest by decoding the file — shrunk on load to its size where the
-/// format allows, turned upright — and each smaller one resized from the one above it. Pictures
-/// are converted to sRGB where they ask. Several pictures, or one that several outputs encode,
-/// are computed into memory once; a single picture streams into its encoder.
+/// format allows, turned upright — and each smaller one resized from the one above it (from one
+/// that keeps the file's aspect ratio and covers it: a picture `fill` stretched is no source);
+/// then each is cut or padded as its fit says (orientation is applied before: a crop is of the
+/// upright picture). Pictures are converted to sRGB where they ask. Several pictures, or one that several
+/// outputs encode, are computed into memory once; a single picture streams into its encoder.
 final class PictureRenderer {
     private let path: String
-    /// Largest first; how many outputs encode each.
+    /// Largest (as resized, before framing) first; how many outputs encode each.
     private let pictures: [(picture: Picture, uses: Int)]
     private var rendered: [Picture: VImage]?
+    /// Where smartcrop cut the pictures it chose a region of, in their resized images.
+    private var smartCuts: [Picture: (left: Int, top: Int)] = [:]
 
     init(path: String, pictures: [Picture]) {
         self.path = path
         let uses = Dictionary(pictures.map { ($0, 1) }, uniquingKeysWith: +)
-        self.pictures = uses.sorted { ($0.key.size.longestSide, $0.key.size.width) > ($1.key.size.longestSide, $1.key.size.width) }
+        self.pictures = uses.sorted { ($0.key.scaled.longestSide, $0.key.scaled.width) > ($1.key.scaled.longestSide, $1.key.scaled.width) }
             .map { ($0.key, $0.value) }
     }
 
-    /// `picture` rendered: the first call decodes the file and renders every picture.
-    func image(for picture: Picture) throws -> VImage {
+    /// `picture` rendered for a format with `alpha` or without: the first call decodes the file
+    /// and renders every picture. `contain`'s padding is transparent by default, white where the
+    /// format has no alpha.
+    func image(for picture: Picture, alpha: Bool = true) throws -> VImage {
         let rendered = try self.rendered ?? renderAll()
         self.rendered = rendered
         guard let image = rendered[picture] else { preconditionFailure("a picture the renderer was not given") }
-        return image
+        guard !alpha, case .pad? = picture.framing?.placement else { return image }
+        return try failingDecode { try image.flattenedOnWhite() }
+    }
+
+    /// Where `picture` was cut from its resized image when smartcrop chose the region (once
+    /// rendered); nil for any other picture.
+    func smartCut(of picture: Picture) -> (left: Int, top: Int)? {
+        smartCuts[picture]
     }
 
     /// The smallest picture rendered, for a placeholder.
@@ -35,26 +49,79 @@ final class PictureRenderer {
     private func renderAll() throws -> [Picture: VImage] {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
-        var previous: VImage?
-        do {
-            for (picture, _) in pictures {
-                var image = try previous.map { try $0.resized(width: picture.size.width, height: picture.size.height) } ?? decode(picture)
+        try failingDecode {
+            var previous = try commonSource.map { try VImage.thumbnail(of: path, width: $0.width, height: $0.height).inMemory() }
+            for (index, (picture, _)) in pictures.enumerated() {
+                var image = try previous.map { try $0.resized(width: picture.scaled.width, height: picture.scaled.height) } ?? decode(picture)
                 if picture.isConverted { image = try SRGB.converting(image) }
-                if inMemory { image = try image.inMemory() }
-                rendered[picture] = image
-                previous = image
+                // smartcrop reads every pixel before it cuts: streamed, the file would be decoded twice.
+                let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
+                if inMemory || smart { image = try image.inMemory() }
+                rendered[picture] = try frame(image, as: picture)
+                // The next source only where it keeps the file's shape and covers every picture after it.
+                let covers = pictures[(index + 1)...].allSatisfy { $0.picture.scaled.width <= image.width && $0.picture.scaled.height <= image.height }
+                if picture.keepsAspectRatio && covers { previous = image }
             }
-        } catch let error as VipsError {
-            throw StageFailure(.decodeFailed, error.message)
         }
         return rendered
     }
 
-    /// The file decoded for `picture`: at its size, upright (libvips' thumbnail applies the
-    /// orientation), or as stored and turned where the picture is.
+    /// When the largest picture cannot be the others' source (`fill` stretched it, or another
+    /// is wider or taller than it): the smallest size of the file's own shape that covers
+    /// every picture, decoded first, so that the file is still decoded once.
+    private var commonSource: PixelSize? {
+        guard pictures.count > 1, let largest = pictures.first?.picture else { return nil }
+        let covers = pictures.allSatisfy { $0.picture.scaled.width <= largest.scaled.width && $0.picture.scaled.height <= largest.scaled.height }
+        guard !(largest.keepsAspectRatio && covers) else { return nil }
+        let upright = largest.source.upright
+        let scale = pictures.map { max(Double($0.picture.scaled.width) / Double(upright.width), Double($0.picture.scaled.height) / Double(upright.height)) }
+        let common = min(1, scale.max() ?? 1)
+        return PixelSize(width: max(1, Int((Double(upright.width) * common).rounded(.up))), height: max(1, Int((Double(upright.height) * common).rounded(.up))))
+    }
+
+    /// `image`, the whole picture resized, cut or padded to `picture`'s size.
+    private func frame(_ image: VImage, as picture: Picture) throws -> VImage {
+        guard let framing = picture.framing else { return image }
+        let size = picture.size
+        switch framing.placement {
+        case .crop(let left, let top):
+            return try image.cropped(left: left, top: top, width: size.width, height: size.height)
+        case .smartCrop(let interest):
+            let cut = try image.smartCropped(width: size.width, height: size.height, interest == .entropy ? .entropy : .attention)
+            smartCuts[picture] = (cut.left, cut.top)
+            return cut.image
+        case .pad(let left, let top, let background):
+            let colour = background ?? .transparent
+            return try image.padded(left: left, top: top, width: size.width, height: size.height,
+                                    rgba: [colour.red, colour.green, colour.blue, colour.alpha].map(Double.init))
+        }
+    }
+
+    /// The file decoded for `picture`: at its resized size, upright (libvips' thumbnail applies
+    /// the orientation), or as stored and turned where the picture is. A picture to be cut is
+    /// scaled by one factor, its covering side exact, as libvips' thumbnail scales before a crop:
+    /// smartcrop's choice turns on the very pixels.
     private func decode(_ picture: Picture) throws -> VImage {
-        if picture.isResized { return try VImage.thumbnail(of: path, width: picture.size.width, height: picture.size.height) }
+        let scaled = picture.scaled
+        let cut = switch picture.framing?.placement { case .crop?, .smartCrop?: true; default: false }
+        if cut, picture.isResized {
+            // The side the cut leaves whole sets the scale; the other is unbounded (libvips' largest coordinate).
+            let unbounded = 10_000_000, byWidth = scaled.width == picture.size.width
+            let image = try VImage.thumbnail(of: path, fitting: byWidth ? scaled.width : unbounded, byWidth ? unbounded : scaled.height)
+            // Rounded the other way (a side at .5): the size planned.
+            guard image.width != scaled.width || image.height != scaled.height else { return image }
+            return try image.resized(width: scaled.width, height: scaled.height)
+        }
+        if picture.isResized { return try VImage.thumbnail(of: path, width: scaled.width, height: scaled.height) }
         let image = try VImage.decode(path)
         return picture.isTurned ? try image.upright() : image
+    }
+
+    private func failingDecode<T>(_ step: () throws -> T) throws -> T {
+        do {
+            return try step()
+        } catch let error as VipsError {
+            throw StageFailure(.decodeFailed, error.message)
+        }
     }
 }

@@ -54,8 +54,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
         /// Relative to the output root.
         public let path: String
         public let format: String
-        /// The size as listed in the pipeline.
-        public let size: Int
+        /// The size as listed in the pipeline: a number, or a box.
+        public let size: VariantSize
         public let width: Int
         public let height: Int
         public let bytes: Int
@@ -74,7 +74,7 @@ extension ItemResult.ErrorInfo {
 
 extension ItemResult.Variant {
     init(_ output: WrittenOutput) {
-        self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size ?? 0,
+        self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size ?? .longestSide(0),
                   width: output.planned.variant?.pixels.width ?? 0, height: output.planned.variant?.pixels.height ?? 0,
                   bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil)
     }

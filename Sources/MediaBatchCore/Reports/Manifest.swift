@@ -1,4 +1,5 @@
 import Foundation
+import PipelineModel
 import RunState
 
 /// Manifest items in input order, handed to the body one at a time: from the state database
@@ -28,8 +29,8 @@ public enum Manifest {
         /// Relative to the output root.
         public let path: String
         public let format: String?
-        /// The size as listed in the pipeline (absent without `variants`).
-        public let size: Int?
+        /// The size as listed in the pipeline, a number or a box (absent without `variants`).
+        public let size: VariantSize?
         public let width: Int?
         public let height: Int?
         public let bytes: Int
@@ -46,9 +47,9 @@ public enum Manifest {
     static func item(_ item: ItemRecord, _ outputs: [OutputRecord]) -> Item {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
              variants: outputs.map {
-                 Variant(path: $0.path, format: $0.format, size: $0.variantSize, width: $0.width, height: $0.height,
+                 Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
                          bytes: Int($0.size), gainMap: $0.gainMap)
-             }.sorted { ($0.size ?? .max, $0.path) < ($1.size ?? .max, $1.path) })
+             }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
     }
 
     public static func write(_ items: ManifestStream, to sink: TextSink) throws {
@@ -69,6 +70,23 @@ public enum Manifest {
             throw ManifestWriteError(description: failure.message)
         } catch {
             throw ManifestWriteError(description: "\(error)")
+        }
+    }
+}
+
+extension OutputRecord {
+    /// The variant's size as listed, in the columns that hold it.
+    var variant: VariantSize? {
+        get {
+            if let width = variantBoxWidth, let height = variantBoxHeight { return .box(width: width, height: height) }
+            return variantSize.map(VariantSize.longestSide)
+        }
+        set {
+            switch newValue {
+            case .longestSide(let side)?: (variantSize, variantBoxWidth, variantBoxHeight) = (side, nil, nil)
+            case .box(let width, let height)?: (variantSize, variantBoxWidth, variantBoxHeight) = (nil, width, height)
+            case nil: (variantSize, variantBoxWidth, variantBoxHeight) = (nil, nil, nil)
+            }
         }
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import MediaFormats
 
-/// A manifest item as a web page shows it (`mediabatch html`): a photo as a `<picture>` — one
-/// `<source>` per format the browser may not show, smallest files first (a browser takes the
-/// first it can show), each listing every width; then the `<img>` every browser shows (JPEG, else
-/// PNG, else GIF), sized, lazy, with the photo's caption as its alt text and its ThumbHash as
-/// `data-thumbhash` — or a movie as a `<video>`, one `<source>` per output. Items with neither
-/// (an output of no known type) make nothing.
+/// A manifest item as a web page shows it (`mediabatch html`): a photo as a `<picture>` for each
+/// shape its variants come in (a 16:9 hero and a square thumbnail are two pictures: one `srcset`
+/// must not mix shapes) — one `<source>` per format the browser may not show, smallest files
+/// first (a browser takes the first it can show), each listing every width; then the `<img>`
+/// every browser shows (JPEG, else PNG, else GIF), sized, lazy, with the photo's caption as its
+/// alt text and its ThumbHash as `data-thumbhash` — or a movie as a `<video>`, one `<source>` per
+/// output. Items with neither (outputs of no known type) make nothing.
 public struct PictureMarkup: Encodable, Equatable, Sendable {
     public struct Options: Sendable {
         /// The `sizes` attribute: how wide the picture is laid out (`100vw`: the viewport's width).
@@ -50,8 +51,30 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
     /// Formats every browser shows, the `<img>`'s, in the order they are preferred.
     static let fallbacks: [MediaFormat] = [.jpeg, .png, .gif]
 
-    public init?(_ item: Manifest.Item, _ options: Options) {
-        let typed = item.variants.compactMap { variant in
+    /// The item's pictures, widest first, or its video.
+    public static func of(_ item: Manifest.Item, _ options: Options) -> [PictureMarkup] {
+        shapes(of: item.variants).compactMap { PictureMarkup(item, $0, options) }
+    }
+
+    /// Variants grouped by their proportions, within 1% (sizes rounded to whole pixels differ a
+    /// little), each in the manifest's order, the group with the widest variant first; variants
+    /// of unknown size are a group of their own.
+    static func shapes(of variants: [Manifest.Variant]) -> [[Manifest.Variant]] {
+        var groups: [(ratio: Double?, variants: [Manifest.Variant])] = []
+        for variant in variants {
+            let ratio = variant.width.flatMap { width in variant.height.map { Double(width) / Double(max($0, 1)) } }
+            let index = groups.firstIndex { group in
+                guard let ratio, let other = group.ratio else { return ratio == nil && group.ratio == nil }
+                return abs(other / ratio - 1) < 0.01
+            }
+            if let index { groups[index].variants.append(variant) } else { groups.append((ratio, [variant])) }
+        }
+        let widest = { (group: [Manifest.Variant]) in group.map { $0.width ?? 0 }.max() ?? 0 }
+        return groups.map(\.variants).sorted { widest($0) > widest($1) }
+    }
+
+    init?(_ item: Manifest.Item, _ variants: [Manifest.Variant], _ options: Options) {
+        let typed = variants.compactMap { variant in
             variant.format.flatMap(MediaFormat.init(rawValue:)).flatMap { format in format.row.mediaType.map { (variant, format, $0) } }
         }
         input = item.input

@@ -211,7 +211,7 @@ final class RunLedger: @unchecked Sendable {
         var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)
         record.recipe = Self.recipe(of: output, shared: shared)
         record.format = output.format.rawValue
-        record.variantSize = output.variant?.size
+        record.variant = output.variant?.size
         record.width = output.variant?.pixels.width
         record.height = output.variant?.pixels.height
         record.gainMap = output.carriesGainMap ? true : nil

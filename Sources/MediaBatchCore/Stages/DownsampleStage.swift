@@ -1,23 +1,25 @@
 import MediaFormats
 import PipelineModel
 
-/// Fits pictures within `maxPixelSize` on their longest side, never upscaling, with the
-/// orientation applied (EXIF for JPEG, irot/imir for HEIF). A picture that already fits and is
-/// stored upright is left as it is, and so is copied rather than encoded again. libvips shrinks
-/// on load, so a 48 MP JPEG is never fully decoded to make a 2048 px one.
+/// Fits pictures to a box as the fit says (by default within `maxPixelSize` on their longest
+/// side), never upscaling, with the orientation applied first (EXIF for JPEG, irot/imir for
+/// HEIF). A picture that already fits and is stored upright is left as it is, and so is copied
+/// rather than encoded again. libvips shrinks on load, so a 48 MP JPEG is never fully decoded to
+/// make a 2048 px one, nor a crop of one.
 struct DownsampleStage: PipelineStage {
-    let maxPixelSize: Int
+    let options: Stage.Downsample
     var name: Stage.Name { .downsample }
 
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         guard let format, !format.isVideo else { return }
-        fingerprint.recipe.append(Stage.downsample(maxPixelSize: maxPixelSize).fingerprint)
+        fingerprint.recipe.append(Stage.downsample(options).fingerprint)
     }
 
     /// Shrinking on load lowers the cost of decoding (see `CostEstimator`).
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let image = item.image?.image, plan.outputs.contains(where: { $0.picture != nil }) else { return }
-        plan.mapPictures { $0.fitting(maxPixelSize: maxPixelSize) }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource), maxPixelSize: maxPixelSize)
+        plan.mapPictures { $0.fitted(in: options.box, options.fit) }
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource),
+                                                     maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }
 }

@@ -7,7 +7,7 @@ enum StageFactory {
             switch stage {
             case .filter(let filter): return FilterStage(filter: filter)
             case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
-            case .downsample(let maxPixelSize): return DownsampleStage(maxPixelSize: maxPixelSize)
+            case .downsample(let options): return DownsampleStage(options: options)
             case .transcode(let options): return TranscodeStage(options: options)
             case .variants(let options): return VariantsStage(options: options)
             case .stripMetadata(let options): return StripMetadataStage(options: options)

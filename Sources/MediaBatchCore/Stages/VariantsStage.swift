@@ -1,9 +1,9 @@
 import MediaFormats
 import PipelineModel
 
-/// One decode, many outputs: every listed size in every listed format, upright, in sRGB, never
-/// upscaled. Sizes at or above the image's longest side collapse into one variant at its own
-/// size, under the smallest of them.
+/// One decode, many outputs: every listed size in every listed format, upright, in sRGB, fitted
+/// to its box as the fit says, never upscaled. Sizes that would give an image the same output
+/// (with `inside`, those at or above its longest side) collapse into one, under the smallest.
 ///
 /// `write` decodes the largest variant once from the file (shrinking on load where the format
 /// allows) and keeps it in memory; each smaller one is resized from the one above it. Measured on
@@ -24,25 +24,28 @@ struct VariantsStage: PipelineStage {
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let image = item.image?.image, let base = plan.outputs.first?.picture, let upright = plan.upright else { return }
-        let variants = Self.variants(of: upright, sizes: options.sizes)
-        plan.outputs = variants.flatMap { variant in
+        guard let image = item.image?.image, let base = plan.outputs.first?.picture, plan.upright != nil else { return }
+        let variants = Self.variants(of: base, sizes: options.sizes, fit: options.fit)
+        plan.outputs = variants.flatMap { size, picture in
             options.formats.map { format in
                 PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality, effort: options.effort[format],
-                              variant: variant, picture: base.resized(to: variant.pixels).inSRGB().keepingGainMap(options.hdr).reencoded())
+                              variant: .init(size: size, pixels: picture.size),
+                              picture: picture.inSRGB().keepingGainMap(options.hdr).reencoded())
             }
         }
         plan.placeholder = options.placeholder
         plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, picture: item.pictureSource),
-                                                     pixels: variants.map(\.pixels), formats: Set(options.formats))
+                                                     pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }
 
-    /// The distinct variants of an image shown at `upright` size, in the order the sizes are listed.
-    static func variants(of upright: PixelSize, sizes: [Int]) -> [PlannedOutput.Variant] {
-        let collapsed = sizes.filter { $0 >= upright.longestSide }.min()
-        return sizes.compactMap { size in
-            guard size < upright.longestSide else { return size == collapsed ? .init(size: size, pixels: upright) : nil }
-            return .init(size: size, pixels: upright.fitting(longestSide: size))
-        }
+    /// The distinct variants of `picture`, in the order the sizes are listed: of sizes that fit it
+    /// the same way, only the smallest box (the first listed of equal ones) stays.
+    static func variants(of picture: Picture, sizes: [VariantSize], fit: Fit) -> [(size: VariantSize, picture: Picture)] {
+        let fitted = sizes.map { (size: $0, picture: picture.fitted(in: $0.box, fit)) }
+        return fitted.enumerated().filter { index, variant in
+            !fitted.enumerated().contains { other, candidate in
+                candidate.picture == variant.picture && (candidate.size.area, other) < (variant.size.area, index)
+            }
+        }.map(\.element)
     }
 }
