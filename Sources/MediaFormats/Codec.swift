@@ -7,6 +7,8 @@ public enum Codec: Sendable, CaseIterable {
     /// ...and AV1-coded HEIF (AVIF). One loader reads both.
     case heifAV1
     case jxl
+    /// libvips' ImageMagick loader: BMP, and a PSD's flattened composite.
+    case magick
 }
 
 /// Where a format keeps its metadata: MetadataKit has one container reader and writer for each.
@@ -23,4 +25,6 @@ public enum ContainerKind: Sendable, CaseIterable {
     case jxl
     /// MOV, MP4, 3GP: `moov` boxes, edited in place.
     case quickTime
+    /// Matroska and WebM: `Tags` elements, edited in place.
+    case matroska
 }

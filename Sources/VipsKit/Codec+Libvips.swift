@@ -13,7 +13,13 @@ extension Codec {
         case .tiff: return "VipsForeignLoadTiff"
         case .heifHEVC, .heifAV1: return "VipsForeignLoadHeif"
         case .jxl: return "VipsForeignLoadJxl"
+        case .magick: return "VipsForeignLoadMagick"
         }
+    }
+
+    /// Whether libvips marks its loader untrusted, which blocks it with every untrusted operation.
+    var loaderIsUntrusted: Bool {
+        self == .jxl || self == .magick
     }
 
     /// The saver class, for the one libvips marks untrusted and blocks with the loaders.
@@ -34,6 +40,7 @@ extension Codec {
         case .heifHEVC: return MB_SAVER_HEIC
         case .heifAV1: return MB_SAVER_AVIF
         case .jxl: return MB_SAVER_JXL
+        case .magick: preconditionFailure("ImageMagick only reads here: the format table gives it no encoder")
         }
     }
 }

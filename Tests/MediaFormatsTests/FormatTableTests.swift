@@ -7,7 +7,7 @@ final class FormatTableTests: XCTestCase {
         XCTAssertEqual(FormatTable.rows.map(\.format).sorted { $0.rawValue < $1.rawValue },
                        MediaFormat.allCases.sorted { $0.rawValue < $1.rawValue })
         for format in MediaFormat.inputs {
-            XCTAssertTrue(format.isVideo || format.row.decoder != nil, "\(format) is read: by libavformat or a codec")
+            XCTAssertTrue(format.isVideo || format.isCameraRaw || format.row.decoder != nil, "\(format) is read: by libavformat or a codec")
         }
         for format in MediaFormat.outputs {
             XCTAssertNotNil(format.row.encoder, "\(format) is written")
@@ -15,6 +15,18 @@ final class FormatTableTests: XCTestCase {
         }
         XCTAssertEqual(Set(MediaFormat.outputs).intersection([.mov, .mp4, .threeGP, .gif, .tiff]), [],
                        "movies are not encoded; GIF and TIFF are written only as their own format")
+    }
+
+    /// Every row is an input: a `{"format": …}` filter and `input.formats` accept each one.
+    /// A camera's RAW is never handed to a decoder (libvips' TIFF loader would read its thumbnail).
+    func testEveryFormatIsReadAndNoCameraRawIsDecoded() {
+        XCTAssertEqual(Set(MediaFormat.inputs), Set(MediaFormat.allCases))
+        XCTAssertEqual(MediaFormat.inputs.count, MediaFormat.allCases.count, "listed once each")
+        for format in MediaFormat.allCases where format.isCameraRaw {
+            XCTAssertNil(format.row.decoder, "\(format)")
+            XCTAssertTrue([nil, .tiff].contains(format.row.container), "\(format): edited in place as a TIFF, or not at all")
+        }
+        XCTAssertEqual(MediaFormat.allCases.filter(\.isCameraRaw).count, 16)
     }
 
     func testEncoderSettingsDefaultInsideTheirRange() {

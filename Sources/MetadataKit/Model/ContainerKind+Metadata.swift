@@ -11,7 +11,7 @@ extension ContainerKind {
         case .tiff: return TIFFMetadata.self
         case .heif: return HEIFMetadata.self
         case .jxl: return JXLMetadata.self
-        case .quickTime: return nil
+        case .quickTime, .matroska: return nil
         }
     }
 }
