@@ -28,3 +28,21 @@ public enum ContainerKind: Sendable, CaseIterable {
     /// Matroska and WebM: `Tags` elements, edited in place.
     case matroska
 }
+
+extension ContainerKind {
+    /// Where a file of this container keeps location, all of which `stripLocation` removes from a
+    /// copy in place (the README's formats table says it per format).
+    public var locationPlaces: String {
+        switch self {
+        case .jpeg: return "EXIF GPS, XMP, IPTC in every APP1/APP13 copy; MPF images and a motion photo's video too"
+        case .png: return "EXIF GPS in eXIf, XMP in iTXt, IPTC in its raw profile"
+        case .webp: return "EXIF GPS, XMP chunks"
+        case .tiff: return "EXIF GPS directory, XMP (700), IPTC (33723, 34377), GeoTIFF keys"
+        case .heif: return "EXIF GPS, XMP and IPTC items"
+        case .jxl: return "EXIF GPS, XMP boxes"
+        case .quickTime: return "`©xyz`, 3GPP `loci`, Apple location keys, XMP"
+        case .matroska: return "location tags (`LOCATION`, `RECORDING_LOCATION`…)"
+        }
+    }
+}
+

@@ -57,13 +57,17 @@ public struct FormatRow: Sendable {
     /// Whether its outputs carry an HDR photo's gain map (JPEG: as Ultra HDR, the SDR picture
     /// with the gain map in MPF). libheif 1.15 and 1.23 write no gain map in HEIF or AVIF.
     public var carriesGainMap = false
+    /// Whether its files keep metadata mediabatch has no editor for (a PSD's image resources, a
+    /// CR3's boxes): a copy that must lose some fails instead.
+    public var keepsUneditableMetadata = false
 }
 
 extension FormatRow {
     /// A camera's RAW: recognised, never decoded here; `container` edits its metadata in place.
     static func cameraRaw(_ format: MediaFormat, _ extensions: [String], _ magic: Magic, container: ContainerKind?, _ help: String) -> FormatRow {
         FormatRow(format: format, kind: .cameraRaw, extensions: extensions, magic: magic, decoder: nil, encoder: nil, container: container,
-                  decodeCost: .none, honoursExifOrientation: true, help: "\(help): camera RAW, copied but not developed")
+                  decodeCost: .none, honoursExifOrientation: true, help: "\(help): camera RAW, copied but not developed",
+                  keepsUneditableMetadata: container == nil)
     }
 
     /// A movie: probed by libavformat, copied, its location removed in place by `container`.

@@ -75,7 +75,8 @@ public enum FormatTable {
                   help: "BMP: read through ImageMagick; no metadata"),
         FormatRow(format: .psd, kind: .still, extensions: ["psd"], magic: .prefix([Array("8BPS".utf8) + [0, 1]]),
                   decoder: .magick, encoder: nil, container: nil, decodeCost: .wholeFrame(bytesPerPixel: 12), honoursExifOrientation: true,
-                  help: "Photoshop document: its flattened composite, read through ImageMagick; its metadata is not read"),
+                  help: "Photoshop document: its flattened composite, read through ImageMagick; its metadata is not read",
+                  keepsUneditableMetadata: true),
         .movie(.mov, ["mov", "qt"], .majorBrand(prefix: "qt  ", classicAtoms: true), container: .quickTime, "QuickTime movie"),
         // 3G2 and M4V before 3GP and MP4: a copy keeps its own name, and a `.3g2` is no `.3gp`.
         .movie(.threeG2, ["3g2"], .majorBrand(prefix: "3g2", classicAtoms: false), container: .quickTime, "3GPP2 movie"),
@@ -85,7 +86,7 @@ public enum FormatTable {
         .movie(.mp4, ["mp4"], .anyBrand, container: .quickTime, "MPEG-4 movie"),
         .movie(.avi, ["avi"], .riff("AVI "), container: nil, "AVI (camera MJPEG clips); carries no location"),
         .movie(.mts, ["mts", "m2ts", "m2t"], .transportStream, container: nil,
-               "MPEG transport stream (AVCHD .MTS, .M2TS); its container carries no location"),
+               "MPEG transport stream (AVCHD .MTS, .M2TS); GPS a camcorder writes in the video stream (MDPM) is not read"),
         .movie(.mpg, ["mpg", "mpeg", "m2p", "mod", "vob", "m2v", "m1v"], .prefix([[0, 0, 1, 0xBA], [0, 0, 1, 0xB3]]), container: nil,
                "MPEG-1/2 program stream or elementary video; carries no location"),
         .movie(.mkv, ["mkv"], .ebml(docType: "matroska"), container: .matroska, "Matroska video; location in its tags"),

@@ -19,14 +19,6 @@ struct StripMetadataStage: PipelineStage {
         fingerprint.recipe.append(Stage.stripMetadata(options).fingerprint)
     }
 
-    /// A camera's RAW is only ever copied: without an editor for its container (CR3, RAF, ORF,
-    /// RW2…) the copy would keep what this stage removes.
-    func check(_ item: ItemContext) throws {
-        guard item.format.isCameraRaw, item.format.row.container == nil else { return }
-        throw StageFailure(.unsupportedMetadata, "cannot edit the metadata of a \(item.format.rawValue) in place: "
-                                                 + "mediabatch has no editor for its container")
-    }
-
     /// A still copied with its metadata edited is held in memory twice, as read and as rewritten.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         plan.metadataEdits.append(options)
