@@ -85,6 +85,13 @@ final class CameraVideoTests: XCTestCase, RunsPipelines {
         XCTAssertTrue(written.contains("tag:ENCODER=Lavf"), written)
     }
 
+    /// `hasLocation` sees location where `stripLocation` removes it: QuickTime's and Matroska's.
+    func testTheFilterSeesTheirLocation() throws {
+        let report = try Self.run(try pipeline(#"{"stage": "filter", "match": {"hasLocation": true}}, {"stage": "write"}"#),
+                                  input: Self.input, output: Fixtures.temporaryFolder(), dryRun: true)
+        XCTAssertEqual(report.items.filter { $0.status == .planned }.map(\.input).sorted(), ["clip.webm", "export.m4v", "remux.mkv"])
+    }
+
     func testPhotoPipelinesLeaveThemOut() throws {
         let report = try Self.run(try pipeline(#"{"stage": "filter", "match": "images"}, {"stage": "write"}"#),
                                   input: Self.input, output: Fixtures.temporaryFolder(), dryRun: true)

@@ -170,6 +170,9 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.framesPerSecond = probe.framesPerSecond
         inspection.rotation = probe.rotationClockwise
         inspection.streams = probe.streams.map { Stream(kind: $0.kind, codec: $0.codec) }
+        if format.row.container == .matroska, MatroskaLocationEditor.carriesLocation(path: path) {
+            inspection.locationFoundIn = ["Matroska tags"]
+        }
         guard let movie else { return inspection }
         inspection.make = movie.make
         inspection.model = movie.model

@@ -25,7 +25,7 @@ enum MediaClassifier {
             facts.read(metadata)
         case .video(let probe, let movie)?:
             facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
-            facts.hasLocation = movie?.carriesLocation ?? false
+            facts.hasLocation = movie?.carriesLocation ?? (format.row.container == .matroska && MatroskaLocationEditor.carriesLocation(path: input.path))
             facts.width = probe.width
             facts.height = probe.height
             facts.make = movie?.make

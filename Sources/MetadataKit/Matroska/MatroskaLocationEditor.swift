@@ -20,6 +20,12 @@ public enum MatroskaLocationEditor {
         return MovieLocationReport(removed: found.map { "Tags/SimpleTag:\($0.name ?? "")" })
     }
 
+    /// Whether the file at `path` has a location tag; false when its elements cannot be walked.
+    public static func carriesLocation(path: String) -> Bool {
+        guard let file = try? RandomAccessFile(path: path), let found = try? locationTags(in: MatroskaElements(file: file)) else { return false }
+        return !found.isEmpty
+    }
+
     /// Whether a tag's name says where: Matroska's and ffmpeg's names, Apple's keys, GPS.
     static func isLocation(_ name: String) -> Bool {
         let name = name.uppercased()
