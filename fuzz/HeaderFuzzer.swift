@@ -43,6 +43,8 @@ public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         withInputFile(bytes) { readContainer(TIFFMetadata.self, bytes, $0) }
     case .webp?:
         withInputFile(bytes) { readContainer(WebPMetadata.self, bytes, $0) }
+    case .cr3?:
+        withInputFile(bytes) { readContainer(CR3Metadata.self, bytes, $0) }
     case .some:
         break // read by libvips or libavformat alone, or not at all (a camera RAW mediabatch cannot edit)
     case nil:

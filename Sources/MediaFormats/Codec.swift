@@ -23,6 +23,8 @@ public enum ContainerKind: Sendable, CaseIterable {
     case heif
     /// JPEG XL's ISO-BMFF boxes (`Exif`, `xml `) around its codestream.
     case jxl
+    /// A Canon CR3: EXIF in the CMT boxes of Canon's `uuid` box, XMP in its own `uuid` box.
+    case cr3
     /// MOV, MP4, 3GP: `moov` boxes, edited in place.
     case quickTime
     /// Matroska and WebM: `Tags` elements, edited in place.
@@ -40,6 +42,7 @@ extension ContainerKind {
         case .tiff: return "EXIF GPS directory, XMP (700), IPTC (33723, 34377), GeoTIFF keys"
         case .heif: return "EXIF GPS, XMP and IPTC items"
         case .jxl: return "EXIF GPS, XMP boxes"
+        case .cr3: return "EXIF GPS directory (CMT4), XMP"
         case .quickTime: return "`©xyz`, 3GPP `loci`, Apple location keys, XMP"
         case .matroska: return "location tags (`LOCATION`, `RECORDING_LOCATION`…)"
         }

@@ -48,7 +48,7 @@ public enum FormatTable {
         .cameraRaw(.mrw, ["mrw"], .prefix([[0] + Array("MRM".utf8)]), container: nil, "Minolta MRW"),
         .cameraRaw(.x3f, ["x3f"], .prefix([Array("FOVb".utf8)]), container: nil, "Sigma X3F"),
         // ISO-BMFF: before the movies, which take any other brand.
-        .cameraRaw(.cr3, ["cr3"], .majorBrand(prefix: "crx ", classicAtoms: false), container: nil, "Canon RAW 3 (CR3)"),
+        .cameraRaw(.cr3, ["cr3"], .majorBrand(prefix: "crx ", classicAtoms: false), container: .cr3, "Canon RAW 3 (CR3)"),
         FormatRow(format: .tiff, kind: .still, extensions: ["tif", "tiff"], magic: .prefix([[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A]]),
                   decoder: .tiff, encoder: .init(codec: .tiff, quality: nil, effort: nil, bytesPerPixel: 0.5),
                   container: .tiff, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: false), honoursExifOrientation: true,

@@ -8,7 +8,8 @@ import XCTest
 
 /// libvips marks its JPEG XL and ImageMagick loaders untrusted: they are opened by name, and only
 /// in the process that decodes (the worker, for untrusted input). Files made here by the vips and
-/// cjxl CLIs: a 60×40 picture of one colour as BMP, PSD and lossless JPEG XL, a cut-off JPEG XL.
+/// cjxl CLIs: a 60×40 picture of one colour as BMP, PSD and lossless JPEG XL (8 and 16 bits), a
+/// cut-off JPEG XL.
 final class DecoderAllowListTests: XCTestCase {
     static var input: URL!
     static let colour: [Double] = [200, 100, 50]
@@ -23,6 +24,11 @@ final class DecoderAllowListTests: XCTestCase {
             ["vips", "copy", "\(made)/colour.png", "\(folder)/scan.bmp"],
             ["vips", "magicksave", "\(made)/colour.png", "\(folder)/layers.psd", "--format", "PSD"],
             ["cjxl", "-d", "0", "\(made)/colour.png", "\(folder)/export.jxl"],
+            // 16 bits of the same colour: 257 times each 8-bit value.
+            ["vips", "linear", "\(made)/black.v", "\(made)/deep.v", "1 1 1", colour.map { "\(Int($0) * 257)" }.joined(separator: " ")],
+            ["vips", "cast", "\(made)/deep.v", "\(made)/deep16.v", "ushort"],
+            ["vips", "copy", "\(made)/deep16.v", "\(made)/deep.png", "--interpretation", "rgb16"],
+            ["cjxl", "-d", "0", "\(made)/deep.png", "\(folder)/deep.jxl"],
             ["vips", "gaussnoise", "\(made)/noise.v", "300", "200"],
             ["vips", "cast", "\(made)/noise.v", "\(made)/noise.png", "uchar"],
             ["cjxl", "-d", "1", "\(made)/noise.png", "\(made)/noise.jxl"],
@@ -60,15 +66,15 @@ final class DecoderAllowListTests: XCTestCase {
                                                             "--report", report.path, "--quiet"])
         XCTAssertEqual(run.exitCode, 1, "one item failed: \(run.stderr)")
         let items = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report)).items
-        for (name, format) in [("scan.bmp", "bmp"), ("layers.psd", "psd"), ("export.jxl", "jxl")] {
+        for (name, format) in [("scan.bmp", "bmp"), ("layers.psd", "psd"), ("export.jxl", "jxl"), ("deep.jxl", "jxl")] {
             let item = try XCTUnwrap(items.first { $0.input == name }, name)
             XCTAssertEqual(item.status, .ok, "\(name): \(String(describing: item.error))")
             XCTAssertEqual(item.format, format)
             let written = try VImage.open(output.appendingPathComponent(try XCTUnwrap(item.output, name)).path)
             XCTAssertEqual([written.width, written.height], [60, 40], name)
-            let means = try written.bandMeans()
+            let means = try written.bandMeans(), scale = written.bitsPerSample == 16 ? 257.0 : 1
             XCTAssertEqual(means.count, 3, name)
-            for (mean, expected) in zip(means, Self.colour) { XCTAssertEqual(mean, expected, accuracy: 0.5, name) }
+            for (mean, expected) in zip(means, Self.colour) { XCTAssertEqual(mean, expected * scale, accuracy: 0.5 * scale, name) }
         }
         let cut = try XCTUnwrap(items.first { $0.input == "cut.jxl" })
         XCTAssertEqual(cut.status, .failed)

@@ -26,7 +26,7 @@ final class FormatTableTests: XCTestCase {
         XCTAssertEqual(MediaFormat.inputs.count, MediaFormat.allCases.count, "listed once each")
         for format in MediaFormat.allCases where format.isCameraRaw {
             XCTAssertNil(format.row.decoder, "\(format)")
-            XCTAssertTrue([nil, .tiff].contains(format.row.container), "\(format): edited in place as a TIFF, or not at all")
+            XCTAssertTrue([nil, .tiff, .cr3].contains(format.row.container), "\(format): edited in place as a TIFF or a CR3, or not at all")
         }
         XCTAssertEqual(MediaFormat.allCases.filter(\.isCameraRaw).count, 16)
     }

@@ -10,6 +10,8 @@ public enum CameraRawFile: String, CaseIterable {
     /// A TIFF value: what an entry holds, or where a directory or blob of the file is.
     private enum Value {
         case short([UInt16]), long([UInt32]), byte([UInt8]), ascii(String)
+        /// Numerator, denominator, numerator…
+        case rational([UInt32])
         /// The offset of directory N, or of blob N.
         case directory(Int), blob(Int)
         /// The size of blob N.
@@ -48,29 +50,51 @@ public enum CameraRawFile: String, CaseIterable {
         return file
     }
 
-    /// A Canon CR3's first boxes as sniffing sees them: `ftyp` of brand `crx `, an empty `moov`.
-    public static let cr3Start: [UInt8] = [0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 1] + Array("crx isom".utf8)
-        + [0, 0, 0, 8] + Array("moov".utf8)
+    /// A Canon CR3 laid out as the camera lays it out, in small: `ftyp` of brand `crx `, Canon's
+    /// `uuid` box in `moov` with IFD0 (CMT1), the EXIF directory (CMT2) and, `withLocation`, the
+    /// GPS directory (CMT4), each a TIFF structure; then an XMP `uuid` box (with a city when
+    /// `withLocation`) and the sensor data in `mdat`.
+    public static func cr3(withLocation: Bool) -> [UInt8] {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let size = 8 + payload.count
+            return [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + payload
+        }
+        func tiff(_ directory: Directory) -> [UInt8] { layout([directory], chained: [:], blobs: [], headerSize: 8).file }
+        let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+        let xmpID: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
+        var cmt = box("CMT1", tiff([(0x010F, .ascii("Canon")), (0x0110, .ascii("Test CR3")), (0x0132, .ascii("2024:05:01 10:11:12"))]))
+            + box("CMT2", tiff([(0x829A, .rational([1, 250])), (0x9003, .ascii("2024:05:01 10:11:12"))]))
+        if withLocation {
+            cmt += box("CMT4", tiff([(0x0000, .byte([2, 3, 0, 0])), (0x0001, .ascii("N")), (0x0002, .rational([49, 1, 10, 1, 48, 1])),
+                                     (0x0003, .ascii("E")), (0x0004, .rational([1, 1, 39, 1, 0, 1]))]))
+        }
+        let city = withLocation ? #" photoshop:City="Caen""# : ""
+        let xmp = #"<?xpacket begin="\#u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3""# + city
+            + #"/></rdf:RDF></x:xmpmeta>"# + String(repeating: " ", count: 200) + #"<?xpacket end="w"?>"#
+        return box("ftyp", Array("crx ".utf8) + [0, 0, 0, 1] + Array("crx isom".utf8)) + box("moov", box("uuid", canon + cmt))
+            + box("uuid", xmpID + Array(xmp.utf8)) + box("mdat", sensorData)
+    }
 
     /// Names a camera gives them, each kind once, and a CR3.
     public static let cameraNames: [(name: String, file: CameraRawFile?)] = [
         ("IMG_0001.DNG", .dng), ("DSC_0002.NEF", .nef), ("IMG_0003.CR2", .cr2), ("IMG_0004.CR3", nil),
     ]
 
-    /// Writes `cameraNames` into `folder`, the TIFF-based ones with a position in their EXIF GPS
-    /// directory and XMP (written by exiftool, as a geotagging tool would).
+    /// Writes `cameraNames` into `folder`, `withLocation` with a position: the TIFF-based ones in
+    /// their EXIF GPS directory and XMP (written by exiftool, as a geotagging tool would), the CR3
+    /// in its own GPS box and XMP.
     public static func writeCameraFolder(_ folder: URL, withLocation: Bool) throws {
         for (name, file) in cameraNames {
             let path = folder.appendingPathComponent(name).path
             guard let file else {
-                try Data(cr3Start).write(to: URL(fileURLWithPath: path))
+                try Data(cr3(withLocation: withLocation)).write(to: URL(fileURLWithPath: path))
                 continue
             }
             try file.write(to: path)
             guard withLocation else { continue }
             let tagged = try runProcess("exiftool", ["-q", "-overwrite_original", "-GPSLatitude=49.18", "-GPSLatitudeRef=N",
                                                      "-GPSLongitude=1.65", "-GPSLongitudeRef=E", "-XMP-photoshop:City=Caen",
-                                                     "-XMP-dc:Title=Harbour", path])
+                                                     "-XMP-xmp:Rating=3", path])
             precondition(tagged.exitCode == 0, "\(name): \(tagged.stderr)")
         }
     }
@@ -88,7 +112,7 @@ public enum CameraRawFile: String, CaseIterable {
         func size(_ value: Value) -> Int {
             switch value {
             case .short(let values): return values.count * 2
-            case .long(let values): return values.count * 4
+            case .long(let values), .rational(let values): return values.count * 4
             case .byte(let values): return values.count
             case .ascii(let text): return text.utf8.count + 1
             case .directory, .blob, .blobSize: return 4
@@ -110,6 +134,7 @@ public enum CameraRawFile: String, CaseIterable {
                     switch value {
                     case .short(let values): return (3, values.count, values.flatMap { le16(Int($0)) })
                     case .long(let values): return (4, values.count, values.flatMap { le32(Int($0)) })
+                    case .rational(let values): return (5, values.count / 2, values.flatMap { le32(Int($0)) })
                     case .byte(let values): return (1, values.count, values)
                     case .ascii(let text): return (2, text.utf8.count + 1, Array(text.utf8) + [0])
                     case .directory(let target): return (4, 1, le32(directoryOffsets[target]))

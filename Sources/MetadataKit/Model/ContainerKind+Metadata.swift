@@ -11,6 +11,7 @@ extension ContainerKind {
         case .tiff: return TIFFMetadata.self
         case .heif: return HEIFMetadata.self
         case .jxl: return JXLMetadata.self
+        case .cr3: return CR3Metadata.self
         case .quickTime, .matroska: return nil
         }
     }
