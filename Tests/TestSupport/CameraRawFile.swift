@@ -41,7 +41,7 @@ public enum CameraRawFile: String, CaseIterable {
                                (0x0117, .blobSize(0)), (0x0132, .ascii("2024:05:01 10:11:12")), (0x8769, .directory(1))]
         if self != .cr2 { ifd0.append((0x014A, .directory(2))) }
         if self == .dng { ifd0 += [(0xC612, .byte([1, 4, 0, 0])), (0xC614, .ascii("Test DNG"))] }
-        let exif: Directory = [(0x9003, .ascii("2024:05:01 10:11:12")), (0x829A, .long([1, 250]))]
+        let exif: Directory = [(0x9003, .ascii("2024:05:01 10:11:12")), (0x829A, .rational([1, 250]))]
         // CR2 chains its raw directory after IFD0; the others point to it from IFD0.
         var (file, offsets) = Self.layout([ifd0, exif, image], chained: self == .cr2 ? [0: 2] : [:], blobs: [Self.thumbnail, Self.sensorData],
                                           headerSize: self == .cr2 ? 16 : 8)
