@@ -58,7 +58,7 @@ public struct FormatRow: Sendable {
     /// with the gain map in MPF). libheif 1.15 and 1.23 write no gain map in HEIF or AVIF.
     public var carriesGainMap = false
     /// Whether its files keep metadata mediabatch has no editor for (a PSD's image resources, a
-    /// CR3's boxes): a copy that must lose some fails instead.
+    /// RAF's or an ORF's EXIF): a copy that must lose some fails instead.
     public var keepsUneditableMetadata = false
 }
 

@@ -21,7 +21,7 @@ enum OriginalCopy {
         if item.format.isVideo { return try writeMovie(item, editing: edits, to: path) }
         guard !edits.isEmpty else { return try copy(item, to: path) }
         guard let container = item.format.row.container?.metadata else {
-            // A copy of a PSD or a CR3 would keep what the edit removes.
+            // A copy of a PSD or an ORF would keep what the edit removes.
             guard !item.format.row.keepsUneditableMetadata else {
                 throw StageFailure(.unsupportedMetadata, "cannot edit the metadata of a \(item.format.rawValue) in place: "
                                                          + "mediabatch has no editor for its container")
