@@ -1,4 +1,5 @@
 import CMediaShim
+import CVips
 import MediaFormats
 
 /// Which libvips loader and saver each codec is: libvips' names stay in this file.
@@ -15,6 +16,12 @@ extension Codec {
         case .jxl: return "VipsForeignLoadJxl"
         case .magick: return "VipsForeignLoadMagick"
         }
+    }
+
+    /// Whether this libvips has its loader (ImageMagick's is a module a build may leave out).
+    /// After `Vips.start()`, which loads the modules.
+    public var hasLoader: Bool {
+        g_type_from_name(loaderClass) != 0
     }
 
     /// Whether libvips marks its loader untrusted, which blocks it with every untrusted operation.

@@ -32,6 +32,9 @@ struct ItemHeader {
         } else if format.isCameraRaw {
             content = .cameraRaw(ImageMetadata(format: format, path: path))
         } else {
+            if let decoder = format.row.decoder, !decoder.hasLoader {
+                throw StageFailure(.unsupportedFormat, "unsupported format: \(format.rawValue) (\(format.row.help)): this libvips has no loader for it")
+            }
             let image: VImage
             do {
                 image = try VImage.open(path)
