@@ -18,7 +18,10 @@ private let removeInputFileAtExit: Void = { atexit { unlink(inputPath) } }()
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    switch FormatSniffer.format(ofPrefix: Array(bytes.prefix(Magic.prefixLength))) {
+    // A TIFF's directories decide between an image and a camera's RAW: sniffed from the file.
+    var format: MediaFormat?
+    withInputFile(bytes) { format = try? FormatSniffer.format(of: $0) }
+    switch format {
     case .jpeg?:
         readJPEG(bytes)
         withInputFile(bytes) { readContainer(JPEGMetadata.self, bytes, $0) }
@@ -32,14 +35,18 @@ public func fuzzHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             if let structure = try? HEIFStructure(path: path) { _ = HEIFStructure.isSequence(structure) }
             readContainer(HEIFMetadata.self, bytes, path)
         }
-    case .mov?, .mp4?, .threeGP?:
+    case let format? where format.row.container == .quickTime:
         withInputFile(bytes, readMovie)
-    case .tiff?:
+    case let format? where format.row.container == .matroska:
+        withInputFile(bytes, readMatroska)
+    case let format? where format.row.container == .tiff: // TIFF and the TIFF-based camera RAWs
         withInputFile(bytes) { readContainer(TIFFMetadata.self, bytes, $0) }
     case .webp?:
         withInputFile(bytes) { readContainer(WebPMetadata.self, bytes, $0) }
-    case .gif?, .jxl?:
-        break // libvips alone reads GIF; JPEG XL is written, not read
+    case .cr3?:
+        withInputFile(bytes) { readContainer(CR3Metadata.self, bytes, $0) }
+    case .some:
+        break // read by libvips or libavformat alone, or not at all (a camera RAW mediabatch cannot edit)
     case nil:
         readMetadataBlock(bytes)
     }
@@ -249,6 +256,23 @@ private func readMovie(_ path: String) {
         guard let after = try? MovieMetadata(moov: edit.moov) else { fatalError("the rewritten moov cannot be read") }
         require(!after.carriesLocation, "location survived its removal")
     }
+}
+
+/// Location tags voided in place: the copy has the input's size, walks again, and has none left.
+private func readMatroska(_ path: String) {
+    let carries = MatroskaLocationEditor.carriesLocation(path: path)
+    let copy = path + ".copy"
+    defer { unlink(copy) }
+    guard let report = try? MatroskaLocationEditor.writeWithoutLocation(from: path, to: copy) else { return }
+    require(report.removed.isEmpty != carries, "found location \(carries), removed \(report.removed)")
+    let sizes = [path, copy].map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? -1 }
+    require(sizes[0] == sizes[1], "the copy changed size: \(sizes)")
+    require(!MatroskaLocationEditor.carriesLocation(path: copy), "location survived its removal")
+    guard let again = try? MatroskaLocationEditor.writeWithoutLocation(from: copy, to: copy + ".again") else {
+        fatalError("the edited file cannot be walked")
+    }
+    unlink(copy + ".again")
+    require(again.removed.isEmpty, "a second pass found \(again.removed)")
 }
 
 /// `precondition` without its message in -O builds: a finding should say what broke.

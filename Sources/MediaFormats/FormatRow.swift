@@ -5,6 +5,8 @@ public struct FormatRow: Sendable {
     public enum Kind: Sendable {
         /// A still image, or an image sequence kept in an image container (GIF, WebP, HEIF).
         case still
+        /// A camera's sensor data (DNG, CR2, NEF…): a still, never decoded as its thumbnail.
+        case cameraRaw
         case movie
     }
 
@@ -55,6 +57,26 @@ public struct FormatRow: Sendable {
     /// Whether its outputs carry an HDR photo's gain map (JPEG: as Ultra HDR, the SDR picture
     /// with the gain map in MPF). libheif 1.15 and 1.23 write no gain map in HEIF or AVIF.
     public var carriesGainMap = false
+    /// Whether its files keep metadata mediabatch has no editor for (a PSD's image resources, a
+    /// RAF's or an ORF's EXIF): a copy that must lose some fails instead.
+    public var keepsUneditableMetadata = false
     /// Its IANA media type, for a web page's `type` attributes; nil where browsers have none.
     public var mediaType: String?
 }
+
+extension FormatRow {
+    /// A camera's RAW: recognised, never decoded here; `container` edits its metadata in place.
+    static func cameraRaw(_ format: MediaFormat, _ extensions: [String], _ magic: Magic, container: ContainerKind?, _ help: String) -> FormatRow {
+        FormatRow(format: format, kind: .cameraRaw, extensions: extensions, magic: magic, decoder: nil, encoder: nil, container: container,
+                  decodeCost: .none, honoursExifOrientation: true, help: "\(help): camera RAW, copied but not developed",
+                  keepsUneditableMetadata: container == nil)
+    }
+
+    /// A movie: probed by libavformat, copied, its location removed in place by `container`.
+    static func movie(_ format: MediaFormat, _ extensions: [String], _ magic: Magic, container: ContainerKind?, _ help: String,
+                      mediaType: String) -> FormatRow {
+        FormatRow(format: format, kind: .movie, extensions: extensions, magic: magic, decoder: nil, encoder: nil, container: container,
+                  decodeCost: .none, honoursExifOrientation: true, help: help, mediaType: mediaType)
+    }
+}
+

@@ -1,8 +1,9 @@
 /// A file format mediabatch knows: one row of `FormatTable` each, where everything about it is
-/// said once. Decided from a file's bytes (`MediaFormat.sniffing(prefix:)`), never its name.
+/// said once. Decided from a file's bytes (`MediaFormat.sniffing(prefix:tiff:)`), never its name.
 public enum MediaFormat: String, CaseIterable, Codable, Sendable {
-    case jpeg, png, gif, webp, tiff, heic, avif, jxl
-    case mov, mp4, threeGP = "3gp"
+    case jpeg, png, gif, webp, tiff, heic, avif, jxl, bmp, psd
+    case dng, cr2, cr3, crw, nef, arw, pef, srw, orf, rw2, raf, iiq, mrw, x3f, threeFR = "3fr", otherRaw = "raw"
+    case mov, mp4, m4v, threeGP = "3gp", threeG2 = "3g2", avi, mts, mpg, mkv, webm, wmv
 
     /// Everything about this format: `FormatTable`'s row for it.
     public var row: FormatRow { FormatTable.row(self) }
@@ -14,6 +15,8 @@ public enum MediaFormat: String, CaseIterable, Codable, Sendable {
 
     /// Decided by the container: HEIF and AVIF sequences are still images with frames.
     public var isVideo: Bool { row.kind == .movie }
+    /// A camera's RAW still: its sensor data, which mediabatch does not develop.
+    public var isCameraRaw: Bool { row.kind == .cameraRaw }
 
     /// What `{ext}` expands to for an output this format encodes.
     public var fileExtension: String { row.extensions[0] }

@@ -25,4 +25,6 @@ public enum MediaKind: String, CaseIterable, Codable, Sendable {
     case animatedImages
     /// Samsung/Google still with an embedded video.
     case motionPhotos
+    /// A camera's RAW (DNG, CR2, CR3, NEF, ARW…), by its content: a TIFF image is none.
+    case rawPhotos
 }

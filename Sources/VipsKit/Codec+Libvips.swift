@@ -1,4 +1,5 @@
 import CMediaShim
+import CVips
 import MediaFormats
 
 /// Which libvips loader and saver each codec is: libvips' names stay in this file.
@@ -13,7 +14,19 @@ extension Codec {
         case .tiff: return "VipsForeignLoadTiff"
         case .heifHEVC, .heifAV1: return "VipsForeignLoadHeif"
         case .jxl: return "VipsForeignLoadJxl"
+        case .magick: return "VipsForeignLoadMagick"
         }
+    }
+
+    /// Whether this libvips has its loader (ImageMagick's is a module a build may leave out).
+    /// After `Vips.start()`, which loads the modules.
+    public var hasLoader: Bool {
+        g_type_from_name(loaderClass) != 0
+    }
+
+    /// Whether libvips marks its loader untrusted, which blocks it with every untrusted operation.
+    var loaderIsUntrusted: Bool {
+        self == .jxl || self == .magick
     }
 
     /// The saver class, for the one libvips marks untrusted and blocks with the loaders.
@@ -34,6 +47,7 @@ extension Codec {
         case .heifHEVC: return MB_SAVER_HEIC
         case .heifAV1: return MB_SAVER_AVIF
         case .jxl: return MB_SAVER_JXL
+        case .magick: preconditionFailure("ImageMagick only reads here: the format table gives it no encoder")
         }
     }
 }

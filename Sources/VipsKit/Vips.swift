@@ -25,8 +25,14 @@ public enum Vips {
     public static func allowOnlyLoaders(for codecs: some Sequence<Codec>) {
         vips_operation_block_set("VipsForeignLoad", 1)
         for name in Set(codecs.map(\.loaderClass)) { vips_operation_block_set(name, 0) }
-        // Unblocking a class unblocks its untrusted subclasses too (none of the named have any today).
+        // Blocks the untrusted loaders just allowed too (JPEG XL's, ImageMagick's): `allowUntrustedLoaders` unblocks them.
         vips_block_untrusted_set(1)
+    }
+
+    /// Unblocks the loaders of `codecs` that libvips marks untrusted (JPEG XL's, ImageMagick's),
+    /// by name and no other: for the process that reads pixels, the worker when input is untrusted.
+    public static func allowUntrustedLoaders(for codecs: some Sequence<Codec>) {
+        for name in Set(codecs.filter(\.loaderIsUntrusted).map(\.loaderClass)) { vips_operation_block_set(name, 0) }
     }
 
     /// Unblocks the savers of `codecs` that libvips marks untrusted (JPEG XL's), by name and no

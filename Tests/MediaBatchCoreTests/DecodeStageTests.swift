@@ -64,6 +64,25 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(VImage.decodes, decodes, "headers only")
     }
 
+    /// libvips' TIFF loader would read a RAW's first directory, its thumbnail, and call it the
+    /// photo: every camera RAW fails, naming its format, and a TIFF image is still read.
+    func testACameraRawFailsAsUnsupportedNeverAsItsThumbnail() throws {
+        let input = Fixtures.temporaryFolder()
+        try CameraRawFile.writeCameraFolder(input, withLocation: false)
+        try FileManager.default.copyItem(atPath: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif").path,
+                                         toPath: input.appendingPathComponent("scan.tif").path)
+        let report = try Self.run(try pipeline(webStages), input: input, output: Fixtures.temporaryFolder())
+        XCTAssertEqual(result(report, "scan.tif")?.status, .ok)
+        for (name, format) in [("IMG_0001.DNG", "dng"), ("DSC_0002.NEF", "nef"), ("IMG_0003.CR2", "cr2"), ("IMG_0004.CR3", "cr3")] {
+            let item = try XCTUnwrap(result(report, name))
+            XCTAssertEqual(item.format, format, name)
+            XCTAssertEqual(item.error?.code, .unsupportedFormat, name)
+            XCTAssertEqual(item.error?.stage, "decode", name)
+            XCTAssertEqual(item.error?.message.hasPrefix("unsupported format: \(format) ("), true, item.error?.message ?? name)
+            XCTAssertNil(item.output, name)
+        }
+    }
+
     func testAnUnreadableHeaderFailsWithLibvipsReason() throws {
         let broken = try Self.item("corrupt-header.jpg", root: Fixtures.broken)
         XCTAssertThrowsError(try stage.check(broken)) { error in

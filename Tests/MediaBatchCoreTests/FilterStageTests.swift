@@ -61,6 +61,30 @@ final class FilterStageTests: XCTestCase {
         XCTAssertEqual(try selected(#"{"all": ["screenshots", {"format": "png"}]}"#), ["screens/mac.png"])
     }
 
+    /// `rawPhotos` and `{"format": …}` go by content: a TIFF image is no RAW, a CR3 no movie.
+    func testRawPhotosAndEveryFormatSelectByContent() throws {
+        let library = Fixtures.temporaryFolder()
+        try CameraRawFile.writeCameraFolder(library, withLocation: false)
+        try FileManager.default.copyItem(atPath: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif").path,
+                                         toPath: library.appendingPathComponent("scan.tif").path)
+        try FileManager.default.copyItem(atPath: Fixtures.sample("video/sample.3gp"), toPath: library.appendingPathComponent("clip.3gp").path)
+        func selected(_ match: String) throws -> [String] {
+            let pipeline = try Pipeline.decode(Data(#"{"version": 1, "stages": [{"stage": "filter", "match": \#(match)}, {"stage": "write"}]}"#.utf8),
+                                               baseDirectory: Fixtures.repositoryRoot)
+            let options = RunOptions(inputRoot: library, outputRoot: Fixtures.temporaryFolder(), concurrency: 2,
+                                     memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test", dryRun: true)
+            let report = try RunReport(PipelineRunner(pipeline: pipeline, options: options).run())
+            XCTAssertEqual(report.totals.failed, 0, "\(report.items.filter { $0.status == .failed })")
+            return report.items.filter { $0.status == .planned }.map(\.input)
+        }
+        XCTAssertEqual(try selected(#""rawPhotos""#), ["DSC_0002.NEF", "IMG_0001.DNG", "IMG_0003.CR2", "IMG_0004.CR3"])
+        XCTAssertEqual(try selected(#"{"all": ["images", {"not": "rawPhotos"}]}"#), ["scan.tif"])
+        XCTAssertEqual(try selected(#""videos""#), ["clip.3gp"], "a CR3 is no movie")
+        XCTAssertEqual(try selected(#"{"format": ["dng", "cr3"]}"#), ["IMG_0001.DNG", "IMG_0004.CR3"])
+        XCTAssertEqual(try selected(#"{"format": "tiff"}"#), ["scan.tif"])
+        XCTAssertEqual(try selected(#"{"format": ["nef", "cr2", "3gp"]}"#), ["DSC_0002.NEF", "IMG_0003.CR2", "clip.3gp"])
+    }
+
     func testSkippedItemsSayWhatTheyAre() throws {
         let report = try run(#"{"stage": "filter", "match": "videos"}, {"stage": "decode"}, {"stage": "write"}"#).report
         let screenshot = report.items.first { $0.input == "screens/mac.png" }

@@ -54,6 +54,8 @@ final class MediaClassifierTests: XCTestCase {
         ("Tests/Fixtures/kinds/images/animated_3frames.webp", [.images, .animatedImages]),
         ("Tests/Fixtures/kinds/images/animated_3frames.png", [.images, .animatedImages]),
         ("Tests/Fixtures/kinds/images/spatial_stereo_pair.avif", [.images, .spatialMedia]),
+        ("Tests/Fixtures/kinds/images/raw_synthetic.dng", [.images, .rawPhotos]),
+        ("Tests/Fixtures/metadata/tiff-location-everywhere.tif", [.images]), // a TIFF image is no RAW
         ("Tests/Fixtures/kinds/videos/plain-30fps.mov", [.videos]),
         ("Tests/Fixtures/kinds/videos/slomo-240fps.mov", [.videos, .sloMoVideos]),
         ("Tests/Fixtures/kinds/videos/slomo-120fps-intent0.mov", [.videos, .sloMoVideos]),

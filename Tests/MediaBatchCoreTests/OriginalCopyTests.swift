@@ -44,6 +44,41 @@ final class OriginalCopyTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// A camera RAW keeps its name, its sensor data where it was and every tag but its
+    /// location (EXIF GPS directory, XMP), edited in place: as the TIFF it is, or a CR3's boxes.
+    func testCameraRawsLoseOnlyTheirLocationUnderTheirOwnName() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        try CameraRawFile.writeCameraFolder(input, withLocation: true)
+        let report = try Self.run(try pipeline(#"{"stage": "stripLocation"}, {"stage": "write"}"#), input: input, output: output)
+        let before = try Self.exiftoolTags(input), after = try Self.exiftoolTags(output)
+        let locationBefore = try Self.exiftoolTags(input, ["-Location:all", "-GPS:all"])
+        for (name, _) in CameraRawFile.cameraNames {
+            let item = try XCTUnwrap(result(report, name))
+            XCTAssertEqual(item.status, .ok, "\(name): \(String(describing: item.error))")
+            XCTAssertEqual(item.output, name, "name and extension kept")
+            XCTAssertEqual(item.format, (name as NSString).pathExtension.lowercased())
+            let removed = Set(locationBefore[name, default: [:]].keys).subtracting(["SourceFile"])
+            XCTAssertTrue(removed.isSuperset(of: ["GPS:GPSLatitude", "XMP-photoshop:City"]), "\(name): \(removed)")
+            XCTAssertEqual(try locationTags(output.appendingPathComponent(name).path), [], name)
+            XCTAssertEqual(Self.tagMismatches(before[name, default: [:]], after[name, default: [:]], removed: removed), [], name)
+            XCTAssertEqual("\(after[name]?["XMP-xmp:Rating"] ?? "missing")", "3", "\(name): the rest of the XMP stays")
+            let (source, copy) = try [input, output].map { try [UInt8](Data(contentsOf: $0.appendingPathComponent(name))) }.pair
+            XCTAssertEqual(copy.count, source.count, "\(name): edited in place")
+            let sensor = try XCTUnwrap(source.firstRange(of: CameraRawFile.sensorData), name)
+            XCTAssertEqual(Array(copy[sensor]), CameraRawFile.sensorData, "\(name): the sensor data untouched where it was")
+        }
+        XCTAssertEqual(result(report, "IMG_0004.CR3")?.removedMetadata?.isEmpty, false)
+    }
+
+    /// Only location can go from a CR3's EXIF in place: a keep-list fails it, and writes nothing.
+    func testACR3ThatWouldLoseMoreThanItsLocationFails() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        try Data(CameraRawFile.cr3(withLocation: true)).write(to: input.appendingPathComponent("IMG_0004.CR3"))
+        let report = try Self.run(try pipeline(#"{"stage": "stripMetadata", "keep": ["date", "icc", "orientation"]}, {"stage": "write"}"#), input: input, output: output)
+        XCTAssertEqual(report.items.first?.error?.code, .unsupportedMetadata, "\(report.items)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("IMG_0004.CR3").path))
+    }
+
     private func assertSameImage(_ source: String, _ copy: String, _ name: String) throws {
         let sizes = try [source, copy].map { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
         XCTAssertLessThanOrEqual(sizes[1], sizes[0] + 64, "no larger than the input plus a few bytes: \(name)")
@@ -117,4 +152,9 @@ final class OriginalCopyTests: XCTestCase, RunsPipelines {
         }
         return folder
     }
+}
+
+private extension Array {
+    /// A list of two as a tuple.
+    var pair: (Element, Element) { (self[0], self[1]) }
 }

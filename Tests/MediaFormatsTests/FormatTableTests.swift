@@ -1,4 +1,6 @@
+import Foundation
 import MediaFormats
+import TestSupport
 import XCTest
 
 /// The table's rows agree with each other and with the lists built from them.
@@ -7,7 +9,7 @@ final class FormatTableTests: XCTestCase {
         XCTAssertEqual(FormatTable.rows.map(\.format).sorted { $0.rawValue < $1.rawValue },
                        MediaFormat.allCases.sorted { $0.rawValue < $1.rawValue })
         for format in MediaFormat.inputs {
-            XCTAssertTrue(format.isVideo || format.row.decoder != nil, "\(format) is read: by libavformat or a codec")
+            XCTAssertTrue(format.isVideo || format.isCameraRaw || format.row.decoder != nil, "\(format) is read: by libavformat or a codec")
         }
         for format in MediaFormat.outputs {
             XCTAssertNotNil(format.row.encoder, "\(format) is written")
@@ -15,6 +17,18 @@ final class FormatTableTests: XCTestCase {
         }
         XCTAssertEqual(Set(MediaFormat.outputs).intersection([.mov, .mp4, .threeGP, .gif, .tiff]), [],
                        "movies are not encoded; GIF and TIFF are written only as their own format")
+    }
+
+    /// Every row is an input: a `{"format": …}` filter and `input.formats` accept each one.
+    /// A camera's RAW is never handed to a decoder (libvips' TIFF loader would read its thumbnail).
+    func testEveryFormatIsReadAndNoCameraRawIsDecoded() {
+        XCTAssertEqual(Set(MediaFormat.inputs), Set(MediaFormat.allCases))
+        XCTAssertEqual(MediaFormat.inputs.count, MediaFormat.allCases.count, "listed once each")
+        for format in MediaFormat.allCases where format.isCameraRaw {
+            XCTAssertNil(format.row.decoder, "\(format)")
+            XCTAssertTrue([nil, .tiff, .cr3].contains(format.row.container), "\(format): edited in place as a TIFF or a CR3, or not at all")
+        }
+        XCTAssertEqual(MediaFormat.allCases.filter(\.isCameraRaw).count, 16)
     }
 
     func testEncoderSettingsDefaultInsideTheirRange() {
@@ -44,5 +58,44 @@ final class FormatTableTests: XCTestCase {
     /// are what readers apply): pictures go into them upright.
     func testOnlyTheFormatsWhoseReadersApplyExifOrientationKeepIt() {
         XCTAssertEqual(MediaFormat.allCases.filter { !$0.row.honoursExifOrientation }, [.heic, .avif, .jxl])
+    }
+
+    /// The README's formats table is the table's rows, rendered.
+    func testTheREADMEsFormatsTableIsTheFormatTable() throws {
+        let readme = Fixtures.repositoryRoot.appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let (start, end) = ("<!-- formats table: generated -->\n", "<!-- end of formats table -->")
+        let from = try XCTUnwrap(text.range(of: start)), to = try XCTUnwrap(text.range(of: end))
+        let rendered = Self.formatsTable()
+        if ProcessInfo.processInfo.environment["MEDIABATCH_RECORD_GOLDENS"] == "1" {
+            try text.replacingCharacters(in: from.upperBound..<to.lowerBound, with: rendered).write(to: readme, atomically: true, encoding: .utf8)
+            return
+        }
+        XCTAssertEqual(String(text[from.upperBound..<to.lowerBound]), rendered, "README.md's formats table; MEDIABATCH_RECORD_GOLDENS=1 writes it again")
+    }
+
+    /// One line a format: its name for `input.formats` and `{"format": …}`, its file names, how it
+    /// is read and written, its row's help, and what `stripLocation` does to a copy.
+    static func formatsTable() -> String {
+        let lines = MediaFormat.inputs.map { format -> String in
+            let row = format.row
+            let read = switch row.kind {
+            case .still: "decoded"
+            case .cameraRaw: "recognised, not decoded"
+            case .movie: "probed"
+            }
+            let location = if let container = row.container {
+                "removes " + container.locationPlaces
+            } else if row.keepsUneditableMetadata {
+                "fails the item (`unsupportedMetadata`): no editor for its metadata"
+            } else {
+                "nothing to remove: copied byte for byte"
+            }
+            let names = row.extensions.map { "`.\($0)`" }.joined(separator: " ")
+            let written = MediaFormat.outputs.contains(format) ? "encoded or copied" : "copied"
+            return "| `\(format.rawValue)` | \(names) | \(read) | \(written) | \(row.help) | \(location) |\n"
+        }
+        return "| format | file names | read | written | what it is | `stripLocation` in a copy |\n| --- | --- | --- | --- | --- | --- |\n"
+            + lines.joined()
     }
 }

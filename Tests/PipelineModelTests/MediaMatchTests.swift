@@ -75,8 +75,8 @@ final class MediaMatchTests: XCTestCase {
                        #"stages[0].match.all[0].capturedAfter: expected a date such as "2024-05-01" or "2024-05-01T13:45:00+02:00", found "yesterday""#)
         XCTAssertEqual(failure(#"{"not": {"hasLocation": "yes"}}"#), #"stages[0].match.not.hasLocation: expected true or false, found "yes""#)
         XCTAssertEqual(failure(#"{"any": []}"#), "stages[0].match.any: expected at least one condition")
-        XCTAssertEqual(failure(#"{"format": ["heic", "bmp"]}"#),
-                       "stages[0].match.format[1]: expected a format (one of \(MediaFormat.inputs.map(\.rawValue).joined(separator: ", "))), found \"bmp\"")
+        XCTAssertEqual(failure(#"{"format": ["heic", "svg"]}"#),
+                       "stages[0].match.format[1]: expected a format (one of \(MediaFormat.inputs.map(\.rawValue).joined(separator: ", "))), found \"svg\"")
         XCTAssertTrue(failure(#"{"images": true}"#).hasPrefix("stages[0].match.images: unknown condition; expected one of \"any\", \"all\", \"not\", \"format\""))
         XCTAssertTrue(failure(#"{"not": "images", "any": ["videos"]}"#).hasPrefix("stages[0].match: expected a media kind or an object with one key"))
     }

@@ -9,6 +9,14 @@ final class VImageTests: XCTestCase {
         try! Vips.start()
     }
 
+    /// Debian 12's and 13's libvips have every loader the format table reads through, JPEG XL's
+    /// and ImageMagick's (a module) included; a build without one makes its files `unsupportedFormat`.
+    func testThisLibvipsHasEveryLoaderTheTableReadsThrough() {
+        for codec in Set(MediaFormat.inputs.compactMap(\.row.decoder)) {
+            XCTAssertTrue(codec.hasLoader, "\(codec)")
+        }
+    }
+
     func testOpenReadsTheHeaderOnly() throws {
         let heic = try VImage.open(Fixtures.sample("heic/IMG_1034.heic"))
         XCTAssertEqual([heic.width, heic.height, heic.bands, heic.bitsPerSample], [4032, 3024, 3, 8])

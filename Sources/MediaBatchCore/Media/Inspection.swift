@@ -110,6 +110,9 @@ public struct Inspection: Codable, Equatable, Sendable {
         case .image(let image, let metadata, let structure):
             inspection = readImage(path: path, format: format, image, metadata)
             inspection.gainMap = structure.gainMap?.rawValue
+        case .cameraRaw(let metadata):
+            inspection = Inspection(path: path, kind: .image, format: format)
+            inspection.read(metadata)
         case .video(let probe, let movie): inspection = readVideo(path: path, format: format, probe, movie)
         }
         let facts = MediaClassifier.facts(of: input, format: format, header: header)
@@ -127,17 +130,24 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.width = image.width
         inspection.height = image.height
         inspection.colourProfile = image.iccProfile.flatMap(ICCProfile.description)
-        let orientation = metadata.exif?.number(ExifTag.orientation, in: .ifd0).map(Int.init) ?? image.declaredOrientation
-        inspection.orientation = orientation.flatMap { (1...8).contains($0) ? $0 : nil }
-        if let exif = metadata.exif {
-            inspection.readCameraSettings(from: exif)
-            inspection.contentIdentifier = exif.appleMakerNote?.contentIdentifier
-            inspection.setPosition(GeoPosition(exif: exif))
+        inspection.read(metadata)
+        if inspection.orientation == nil, let declared = image.declaredOrientation, (1...8).contains(declared) {
+            inspection.orientation = declared
         }
-        inspection.captureDate = metadata.captureDateText
-        let locationSources = metadata.locationSources
-        inspection.locationFoundIn = locationSources.isEmpty ? nil : locationSources
         return inspection
+    }
+
+    /// What an image's metadata says: orientation, camera, capture date, position.
+    private mutating func read(_ metadata: ImageMetadata) {
+        orientation = metadata.exif?.number(ExifTag.orientation, in: .ifd0).map(Int.init).flatMap { (1...8).contains($0) ? $0 : nil }
+        if let exif = metadata.exif {
+            readCameraSettings(from: exif)
+            contentIdentifier = exif.appleMakerNote?.contentIdentifier
+            setPosition(GeoPosition(exif: exif))
+        }
+        captureDate = metadata.captureDateText
+        let locationSources = metadata.locationSources
+        locationFoundIn = locationSources.isEmpty ? nil : locationSources
     }
 
     private mutating func readCameraSettings(from exif: ExifData) {
@@ -160,6 +170,9 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.framesPerSecond = probe.framesPerSecond
         inspection.rotation = probe.rotationClockwise
         inspection.streams = probe.streams.map { Stream(kind: $0.kind, codec: $0.codec) }
+        if format.row.container == .matroska, MatroskaLocationEditor.carriesLocation(path: path) {
+            inspection.locationFoundIn = ["Matroska tags"]
+        }
         guard let movie else { return inspection }
         inspection.make = movie.make
         inspection.model = movie.model

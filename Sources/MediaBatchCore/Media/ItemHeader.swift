@@ -10,6 +10,9 @@ import VipsKit
 struct ItemHeader {
     enum Content {
         case image(VImage, ImageMetadata, ImageStructure)
+        /// A camera's RAW: its metadata, read by its container where mediabatch has one; its
+        /// pixels are never handed to libvips, whose TIFF loader would read the thumbnail.
+        case cameraRaw(ImageMetadata)
         case video(VideoProbe, MovieMetadata?)
     }
 
@@ -26,7 +29,12 @@ struct ItemHeader {
             }
             // libavformat has read the streams; a moov the box walker rejects just has no tags to show.
             content = .video(probe, try? MovieMetadata(contentsOfFile: path))
+        } else if format.isCameraRaw {
+            content = .cameraRaw(ImageMetadata(format: format, path: path))
         } else {
+            if let decoder = format.row.decoder, !decoder.hasLoader {
+                throw StageFailure(.unsupportedFormat, "unsupported format: \(format.rawValue) (\(format.row.help)): this libvips has no loader for it")
+            }
             let image: VImage
             do {
                 image = try VImage.open(path)
@@ -51,7 +59,7 @@ struct ItemHeader {
     /// unchanged folder reads no header.
     var contentIdentifier: String? {
         switch content {
-        case .image(_, let metadata, _): return metadata.exif?.appleMakerNote?.contentIdentifier
+        case .image(_, let metadata, _), .cameraRaw(let metadata): return metadata.exif?.appleMakerNote?.contentIdentifier
         case .video(_, let movie): return movie?.contentIdentifier
         }
     }

@@ -16,18 +16,16 @@ enum MediaClassifier {
         case .image(let image, let metadata, let structure)?:
             let evidence = ImageEvidence(path: input.path, image: image, metadata: metadata, structure: structure, format: format)
             facts.kinds.formUnion(evidence.kinds)
-            facts.hasLocation = !metadata.locationSources.isEmpty
+            facts.read(metadata)
             facts.hasGainMap = structure.gainMap != nil
             facts.width = image.width
             facts.height = image.height
-            facts.make = metadata.exif?.string(ExifTag.make, in: .ifd0)
-            facts.model = metadata.exif?.string(ExifTag.model, in: .ifd0)
-            facts.capture = metadata.captureDateText.flatMap(ISODate.parseWithOffset).map {
-                .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds)
-            }
+        case .cameraRaw(let metadata)?:
+            facts.kinds.insert(.rawPhotos)
+            facts.read(metadata)
         case .video(let probe, let movie)?:
             facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
-            facts.hasLocation = movie?.carriesLocation ?? false
+            facts.hasLocation = movie?.carriesLocation ?? (format.row.container == .matroska && MatroskaLocationEditor.carriesLocation(path: input.path))
             facts.width = probe.width
             facts.height = probe.height
             facts.make = movie?.make
@@ -42,5 +40,17 @@ enum MediaClassifier {
                                   utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: modified))
         }
         return facts
+    }
+}
+
+extension MediaFacts {
+    /// What a still's metadata says: location, camera, capture date.
+    fileprivate mutating func read(_ metadata: ImageMetadata) {
+        hasLocation = !metadata.locationSources.isEmpty
+        make = metadata.exif?.string(ExifTag.make, in: .ifd0)
+        model = metadata.exif?.string(ExifTag.model, in: .ifd0)
+        capture = metadata.captureDateText.flatMap(ISODate.parseWithOffset).map {
+            .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds)
+        }
     }
 }

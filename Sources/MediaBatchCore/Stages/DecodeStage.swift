@@ -17,7 +17,12 @@ struct DecodeStage: PipelineStage {
     }
 
     func check(_ item: ItemContext) throws {
-        guard case .image(let image, _, _) = try item.header.get().content else { return }
+        let content = try item.header.get().content
+        if case .cameraRaw = content {
+            throw StageFailure(.unsupportedFormat, "unsupported format: \(item.format.rawValue) (\(item.format.row.help)); "
+                                                   + "its embedded images are a thumbnail and previews, not the photo")
+        }
+        guard case .image(let image, _, _) = content else { return }
         let pixels = image.width * image.height
         guard pixels <= maxPixels else {
             throw StageFailure(.tooManyPixels, "\(image.width)×\(image.height) is \(pixels) pixels, over limits.maxPixels (\(maxPixels))")

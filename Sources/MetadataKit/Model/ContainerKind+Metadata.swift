@@ -11,7 +11,8 @@ extension ContainerKind {
         case .tiff: return TIFFMetadata.self
         case .heif: return HEIFMetadata.self
         case .jxl: return JXLMetadata.self
-        case .quickTime: return nil
+        case .cr3: return CR3Metadata.self
+        case .quickTime, .matroska: return nil
         }
     }
 }

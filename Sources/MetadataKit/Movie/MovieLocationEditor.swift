@@ -32,7 +32,7 @@ public enum MovieLocationEditor {
     /// is copied unchanged. `output` is overwritten: point it at a temporary path and rename.
     public static func writeWithoutLocation(from input: String, to output: String) throws -> MovieLocationReport {
         let edit = try removingLocation(fromFileAt: input)
-        try copy(input, to: output, overwriting: edit)
+        try copy(input, to: output, overwriting: edit.map { [(offset: $0.moovOffset, bytes: $0.moov)] } ?? [])
         return MovieLocationReport(removed: edit?.removed ?? [])
     }
 
@@ -63,7 +63,8 @@ public enum MovieLocationEditor {
         return (rewriter.bytes, rewriter.removed)
     }
 
-    private static func copy(_ input: String, to output: String, overwriting edit: MovieLocationEdit?) throws {
+    /// Copies `input` to `output`, then writes each patch's bytes over the copy at its offset.
+    static func copy(_ input: String, to output: String, overwriting patches: [(offset: Int, bytes: [UInt8])]) throws {
         guard let reader = FileHandle(forReadingAtPath: input) else { throw MovieFileError("cannot open \(input)") }
         defer { try? reader.close() }
         // A file that cannot be created is a write failure (full, read-only), not a metadata one: its errno says which.
@@ -74,9 +75,9 @@ public enum MovieLocationEditor {
         while let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty {
             try writer.write(contentsOf: chunk)
         }
-        if let edit {
-            try writer.seek(toOffset: UInt64(edit.moovOffset))
-            try writer.write(contentsOf: edit.moov)
+        for patch in patches {
+            try writer.seek(toOffset: UInt64(patch.offset))
+            try writer.write(contentsOf: patch.bytes)
         }
     }
 }
