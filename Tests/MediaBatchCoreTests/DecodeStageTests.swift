@@ -65,8 +65,8 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
     }
 
     /// libvips' TIFF loader would read a RAW's first directory, its thumbnail, and call it the
-    /// photo: every camera RAW fails, naming its format, and a TIFF image is still read.
-    func testACameraRawFailsAsUnsupportedNeverAsItsThumbnail() throws {
+    /// photo: every camera RAW is skipped as an unsupported format, naming it, and a TIFF image is still read.
+    func testACameraRawIsSkippedAsUnsupportedNeverReadAsItsThumbnail() throws {
         let input = Fixtures.temporaryFolder()
         try CameraRawFile.writeCameraFolder(input, withLocation: false)
         try FileManager.default.copyItem(atPath: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif").path,
@@ -76,9 +76,8 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         for (name, format) in [("IMG_0001.DNG", "dng"), ("DSC_0002.NEF", "nef"), ("IMG_0003.CR2", "cr2"), ("IMG_0004.CR3", "cr3")] {
             let item = try XCTUnwrap(result(report, name))
             XCTAssertEqual(item.format, format, name)
-            XCTAssertEqual(item.error?.code, .unsupportedFormat, name)
-            XCTAssertEqual(item.error?.stage, "decode", name)
-            XCTAssertEqual(item.error?.message.hasPrefix("unsupported format: \(format) ("), true, item.error?.message ?? name)
+            XCTAssertEqual(item.status, .skipped, name)
+            XCTAssertEqual(item.reason?.hasPrefix("unsupported format: \(format) ("), true, item.reason ?? name)
             XCTAssertNil(item.output, name)
         }
     }

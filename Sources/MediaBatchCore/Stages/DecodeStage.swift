@@ -19,8 +19,9 @@ struct DecodeStage: PipelineStage {
     func check(_ item: ItemContext) throws {
         let content = try item.header.get().content
         if case .cameraRaw = content {
-            throw StageFailure(.unsupportedFormat, "unsupported format: \(item.format.rawValue) (\(item.format.row.help)); "
-                                                   + "its embedded images are a thumbnail and previews, not the photo")
+            // Media this build cannot decode is skipped, as media, not failed: until RAW is developed here.
+            throw ItemSkipped(reason: "unsupported format: \(item.format.rawValue) (\(item.format.row.help)); "
+                                      + "its embedded images are a thumbnail and previews, not the photo")
         }
         guard case .image(let image, _, _) = content else { return }
         let pixels = image.width * image.height
