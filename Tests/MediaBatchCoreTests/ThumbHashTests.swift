@@ -72,4 +72,22 @@ final class ThumbHashTests: XCTestCase {
         XCTAssertEqual(hash, try reference(16, 8, grey))
         XCTAssertEqual(Int(hash[0] & 63), Int((63.0 * 128 / 255).rounded()), "luminance DC is the grey level")
     }
+
+    /// A placeholder stands for the photo: made from the smallest picture that shows all of it
+    /// (here the 64 px square of a square photo, not its 64 × 36 cut), whichever order the
+    /// pictures were planned in — it once followed a dictionary's order, seeded per process.
+    func testThePlaceholderIsOfTheWholePhotoWhateverTheCrops() throws {
+        func placeholder(_ sizes: String) throws -> String? {
+            let stages = #"{"stage": "decode"}, {"stage": "variants", "sizes": \#(sizes), "fit": "cover", "formats": ["jpeg"], "#
+                + #""placeholder": "thumbhash"}, {"stage": "write", "path": "{stem}-{size}.{ext}"}"#
+            let input = Fixtures.temporaryFolder("placeholder-in")
+            try FileManager.default.copyItem(atPath: Fixtures.sample("heic/L_exif_xmp_iptc.heic"), toPath: input.appendingPathComponent("square.heic").path)
+            let report = try InProcessExecutorTests.run(try InProcessExecutorTests.pipeline(stages), input: input, output: Fixtures.temporaryFolder())
+            return report.items.first?.placeholder
+        }
+        let whole = try XCTUnwrap(try placeholder("[320]"))
+        for sizes in [#"[320, {"width": 640, "height": 360}]"#, #"[{"width": 640, "height": 360}, 320]"#, #"[{"width": 48, "height": 27}, 320]"#] {
+            XCTAssertEqual(try placeholder(sizes), whole, sizes)
+        }
+    }
 }

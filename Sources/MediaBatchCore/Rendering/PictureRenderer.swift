@@ -19,7 +19,9 @@ final class PictureRenderer {
     init(path: String, pictures: [Picture]) {
         self.path = path
         let uses = Dictionary(pictures.map { ($0, 1) }, uniquingKeysWith: +)
-        self.pictures = uses.sorted { ($0.key.scaled.longestSide, $0.key.scaled.width) > ($1.key.scaled.longestSide, $1.key.scaled.width) }
+        // Ties broken by what each picture is, not by the dictionary's order (seeded per process):
+        // the same item renders its pictures in the same order, and picks the same placeholder, in every run.
+        self.pictures = uses.sorted { ($0.key.scaled.longestSide, $0.key.scaled.width, "\($1.key)") > ($1.key.scaled.longestSide, $1.key.scaled.width, "\($0.key)") }
             .map { ($0.key, $0.value) }
     }
 
@@ -40,9 +42,11 @@ final class PictureRenderer {
         smartCuts[picture]
     }
 
-    /// The smallest picture rendered, for a placeholder.
+    /// The smallest picture rendered that shows the whole photo in its own shape (nothing cut,
+    /// padded or stretched), else the smallest: for a placeholder, which stands for the photo.
     func smallest() throws -> VImage? {
-        guard let picture = pictures.last?.picture else { return nil }
+        let whole = pictures.last { $0.picture.keepsAspectRatio && $0.picture.size == $0.picture.scaled }
+        guard let picture = (whole ?? pictures.last)?.picture else { return nil }
         return try image(for: picture)
     }
 
