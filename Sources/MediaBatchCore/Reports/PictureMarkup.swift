@@ -81,7 +81,8 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
         alt = item.caption ?? ""
         placeholder = item.placeholder
         let byFormat = Dictionary(grouping: typed.filter { $0.1.row.kind == .still }) { $0.1 }
-        let smallestFirst = byFormat.sorted { total($0.value) < total($1.value) }.map(\.key)
+        // Formats of equal bytes by name: never by the dictionary's per-process order.
+        let smallestFirst = byFormat.sorted { (total($0.value), $0.key.rawValue) < (total($1.value), $1.key.rawValue) }.map(\.key)
         if let fallback = Self.fallbacks.first(where: byFormat.keys.contains) ?? smallestFirst.first {
             let others = smallestFirst.filter { $0 != fallback }.map { byFormat[$0]! }
             sources = others.map { Source(type: $0[0].2, srcset: Self.srcset($0.map(\.0), options)) }
