@@ -5,6 +5,8 @@ import MediaFormats
 /// Which libvips loader and saver each codec is: libvips' names stay in this file.
 extension Codec {
     /// The loader class: blocking or allowing it covers its file, buffer and source variants.
+    /// ImageMagick's depends on the ImageMagick libvips was built with (after `Vips.start()`,
+    /// which loads the module that holds it).
     var loaderClass: String {
         switch self {
         case .jpeg: return "VipsForeignLoadJpeg"
@@ -14,7 +16,8 @@ extension Codec {
         case .tiff: return "VipsForeignLoadTiff"
         case .heifHEVC, .heifAV1: return "VipsForeignLoadHeif"
         case .jxl: return "VipsForeignLoadJxl"
-        case .magick: return "VipsForeignLoadMagick"
+        // ImageMagick 7's (Debian 13) is a class of its own; ImageMagick 6's (Debian 12) is the plain one.
+        case .magick: return g_type_from_name("VipsForeignLoadMagick7") != 0 ? "VipsForeignLoadMagick7" : "VipsForeignLoadMagick"
         }
     }
 
