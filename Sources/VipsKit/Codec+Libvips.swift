@@ -21,6 +21,21 @@ extension Codec {
         }
     }
 
+    /// The loader's nickname, as libvips records it on what it loads ("jpegload"; file, buffer
+    /// and source variants add a suffix).
+    var loaderNickname: String {
+        switch self {
+        case .jpeg: return "jpegload"
+        case .png: return "pngload"
+        case .gif: return "gifload"
+        case .webp: return "webpload"
+        case .tiff: return "tiffload"
+        case .heifHEVC, .heifAV1: return "heifload"
+        case .jxl: return "jxlload"
+        case .magick: return "magickload"
+        }
+    }
+
     /// Whether this libvips has its loader (ImageMagick's is a module a build may leave out).
     /// After `Vips.start()`, which loads the modules.
     public var hasLoader: Bool {

@@ -1,5 +1,6 @@
 import CMediaShim
 import CVips
+import MediaFormats
 
 /// The metadata libvips carries on an image, by what it is rather than by libvips' field names:
 /// those stay in this file.
@@ -14,6 +15,12 @@ extension VImage {
 
     /// The loader libvips picked from the file's bytes, e.g. "jpegload": what tests compare.
     var loader: String? { string("vips-loader") }
+
+    /// Whether `codec`'s loader read it. Loaders are allowed per process, so a file its own loader
+    /// refuses could be claimed by another the pipeline allowed (ImageMagick's reads almost anything).
+    public func wasRead(by codec: Codec) -> Bool {
+        loader?.hasPrefix(codec.loaderNickname) ?? false
+    }
 
     /// Fields from which savers write metadata blocks: EXIF (one field per tag besides the
     /// block), XMP, IPTC, Photoshop resources, HEIF metadata items.

@@ -94,7 +94,8 @@ final class MediaClassifierTests: XCTestCase {
     }
 
     /// libvips 8.14's heifload does not claim `avis` files, so an AVIF sequence's header fails
-    /// to load and the item fails at decode. When a newer libvips reads it, this test says so.
+    /// to load and the item fails at decode — nor may another loader the process allows take it
+    /// (ImageMagick 7's, on Debian 13, reads it). When a newer heifload reads it, this test says so.
     func testAVIFSequencesAreUnreadableByThisLibvips() {
         let path = Self.kindFixtures.appendingPathComponent("images/animated_avis_3frames.avif").path
         XCTAssertThrowsError(try ItemHeader(path: path, format: .avif))

@@ -41,6 +41,10 @@ struct ItemHeader {
             } catch let error as VipsError {
                 throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
             }
+            if let decoder = format.row.decoder, !image.wasRead(by: decoder) {
+                // Its own loader refused it and another claimed it: a file reaches its format's decoder only.
+                throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: its own loader refuses it")
+            }
             try Self.refuseCutOffHEIF(path: path, format: format)
             content = .image(image, ImageMetadata(format: format, path: path), ImageStructure(path: path, format: format))
         }
