@@ -10,6 +10,8 @@ public enum Defaults {
     public static let extensionMismatch = Pipeline.ExtensionMismatch.fail
     public static let followSymlinks = false
     public static let trusted = false
+    /// The camera's JPEG is what its owner saw on the camera's screen.
+    public static let rawJpegPairs = Pipeline.RawJpegPairs.jpeg
     public static let memoryBudget = ByteSize(bytes: 1 << 30)
     /// sharp's default: 16383 × 16383.
     public static let maxPixels = 268_402_689

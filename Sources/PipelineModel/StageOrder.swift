@@ -5,7 +5,7 @@ extension PipelineDecoder {
     /// `variants` beside `downsample` or `transcode` (it does both, for every output), a stage
     /// twice, anything after `write` or a stage without one. Pixel stages in any order between
     /// them give the same pictures (see `Picture` in MediaBatchCore); `write` names every output apart.
-    func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
+    func checkOrder(_ stages: [Stage], _ readers: [JSONReader], pairs: Pipeline.RawJpegPairs) throws {
         // Messages name a stage as the file spells it ("stripLocation", not its kind).
         let spelled = readers.map { reader -> String in
             if case .object(let fields) = reader.value, case .string(let name)? = fields["stage"] { return name }
@@ -19,7 +19,10 @@ extension PipelineDecoder {
             }
             try checkPlace(stage, spelled[index], reader, seen: seen)
             try checkCombination(stage.name, index, stages, reader)
-            if case .write(let write) = stage { try checkNames(write.path, reader, variants: Self.variants(of: stages)) }
+            if case .write(let write) = stage {
+                // Without `decode` every output is a copy under its input's own extension: a pair's files stay apart.
+                try checkNames(write.path, reader, variants: Self.variants(of: stages), bothPairFilesEncoded: pairs == .both && seen.contains(.decode))
+            }
         }
         let firstEffect = stages.firstIndex { Self.pixelStages.contains($0.name) || $0.name == .stripMetadata }
         if let firstEffect, !seen.contains(.write) {
@@ -65,9 +68,14 @@ extension PipelineDecoder {
         }
     }
 
-    /// `write.path` tells every output of an item apart, and uses variant placeholders only with variants.
-    private func checkNames(_ template: PathTemplate, _ stage: JSONReader, variants: Stage.Variants?) throws {
+    /// `write.path` tells every output of an item apart (and a RAW's from its JPEG's when both are
+    /// processed), and uses variant placeholders only with variants.
+    private func checkNames(_ template: PathTemplate, _ stage: JSONReader, variants: Stage.Variants?, bothPairFilesEncoded: Bool) throws {
         let path = stage.child("path", .string(template.text))
+        if bothPairFilesEncoded, !template.uses("inputExt"), !template.usesHash {
+            throw path.fail("with input.rawJpegPairs \"both\", a RAW and its JPEG would be written to the same file: "
+                            + "expected {inputExt} or {hash:N} in \"\(template.text)\"")
+        }
         let sized = ["size", "width", "height"].filter(template.uses)
         guard let variants else {
             if let placeholder = sized.first { throw path.fail("{\(placeholder)} names a variant: it needs a \"variants\" stage") }

@@ -43,6 +43,8 @@ public struct ItemRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var placeholder: String?
     /// A photo's own caption (XMP dc:description or IPTC Caption-Abstract): a web page's alt text.
     public var caption: String?
+    /// The other file of a camera's RAW+JPEG pair, for the manifest.
+    public var pairedWith: String?
 
     public init(input: String, stamp: FileStamp, contentHash: String, format: String?, contentIdentifier: String?,
                 recipe: String, selection: String, status: Status, reason: String? = nil, errorCode: String? = nil,
@@ -231,6 +233,9 @@ public final class StateStore: @unchecked Sendable {
         }
         migrator.registerMigration("v6: captions") { db in
             try db.alter(table: "items") { table in table.add(column: "caption", .text) }
+        }
+        migrator.registerMigration("v7: raw+jpeg partners") { db in
+            try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
         }
         return migrator
     }

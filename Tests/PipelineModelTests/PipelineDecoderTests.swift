@@ -194,7 +194,7 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "../{stem}.{ext}"}"#),
              #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
-             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}"),
+             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),
@@ -314,7 +314,7 @@ final class PipelineDecoderTests: XCTestCase {
             #"{"$id": "x", "version": 1, "stages": [{"stage": "decode"}]}"#:
                 #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
             #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
-                #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "root", "trusted""#,
+                #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "rawJpegPairs", "root", "trusted""#,
             #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "stage""#,
         ]
         for (json, message) in failures {

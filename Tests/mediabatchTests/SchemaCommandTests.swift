@@ -18,6 +18,7 @@ final class SchemaCommandTests: XCTestCase {
         "variants-path-without-size.json": "a write path that must tell the variants apart",
         "transcode-effort-for-jpeg.json": "an option whose range depends on another's value (effort on to)",
         "variants-boxes-one-width.json": "a write path that must tell the variants apart",
+        "raw-jpeg-pairs-both-one-name.json": "a write path that must tell a RAW+JPEG pair's files apart (input.rawJpegPairs with decode)",
     ]
 
     func mediabatch(_ arguments: [String]) throws -> ProcessResult {

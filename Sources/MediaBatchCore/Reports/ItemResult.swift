@@ -23,6 +23,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var kinds: [MediaKind]?
     /// Set when the item is half of a Live Photo.
     public internal(set) var livePhoto: LivePhotoPair?
+    /// Set when the item is a camera's RAW or the JPEG beside it.
+    public internal(set) var rawJpegPair: RawJpegPair?
     public internal(set) var status: Status
     /// Why it was (or would be) done again, or `unchanged`; absent without a state database.
     public internal(set) var change: ItemChange?

@@ -72,7 +72,7 @@ struct ItemFindings: Sendable {
     }
 
     private func result(_ status: ItemResult.Status) -> ItemResult {
-        ItemResult(input: input.relativePath, format: format?.rawValue, kinds: kinds, livePhoto: input.livePhoto, status: status,
+        ItemResult(input: input.relativePath, format: format?.rawValue, kinds: kinds, livePhoto: input.livePhoto, rawJpegPair: input.rawJpegPair, status: status,
                    change: change, output: nil, reason: note, removedMetadata: nil, error: nil, bytesIn: bytesIn, bytesOut: 0,
                    milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()), estimatedBytes: nil)
     }

@@ -88,6 +88,7 @@ struct WriteStage: PipelineStage {
         } ?? input
         return template.render(PathTemplate.Values(
             dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: fileExtension(of: output, for: item),
+            inputExt: namedAfter.pathExtension,
             captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) },
             contentHash: template.usesHash ? item.contentHash : nil, // a dry run hashes only for this
             size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))
