@@ -30,7 +30,7 @@ public enum AVFormat {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(library.openInput(&context, path, nil, nil), "open", library)
         defer { library.closeInput(&context) }
-        guard let context else { throw AVFormatError(operation: "open", message: "no context") }
+        guard let context else { throw AVFormatError(.failed, operation: "open", message: "no context") }
         // Finding stream info decodes frames: 28% of a dry run's time over Live Photo movies.
         // MOV and MP4 headers state every stream's codec, size, rate and the duration already.
         if !headerDescribesEveryStream(context) {
@@ -79,13 +79,13 @@ public enum AVFormat {
     }
 
     /// A rate, or nil when libavformat left it unknown (0/0).
-    private static func rate(_ rational: AVRational) -> Double? {
+    static func rate(_ rational: AVRational) -> Double? {
         guard rational.num > 0, rational.den > 0 else { return nil }
         return Double(rational.num) / Double(rational.den)
     }
 
     /// The display matrix's rotation, clockwise and in 0..<360; nil when the matrix is unusable.
-    private static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>, _ library: LibAVFormat) -> Int? {
+    static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>, _ library: LibAVFormat) -> Int? {
         var size = 0
         // libavformat attaches no matrix for the identity: the video is shown as stored.
         guard let data = library.streamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, &size) else { return 0 }

@@ -38,6 +38,17 @@ public final class VImage: @unchecked Sendable {
         VImage(owning: try build { try check(mb_vips_open_strict(path), "load") })
     }
 
+    /// `width` × `height` pixels of `bands` interleaved 8-bit samples, row after row (copied):
+    /// pictures other libraries decoded (a movie's frame).
+    public static func fromPixels(_ samples: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
+        precondition(samples.count == width * height * bands)
+        let image = samples.withUnsafeBytes { bytes in
+            vips_image_new_from_memory_copy(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
+                                            VIPS_FORMAT_UCHAR)
+        }
+        return VImage(owning: try check(image, "new_from_memory_copy"))
+    }
+
     /// Opens `path` for its pixels, as stored (lazily: pixels are decoded as they are asked for,
     /// and a decode error fails the read).
     public static func decode(_ path: String) throws -> VImage {
