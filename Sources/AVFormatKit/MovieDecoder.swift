@@ -24,7 +24,9 @@ final class MovieDecoder {
         av = try LibAVDecoding.shared.get()
         try av.check(av.format.openInput(&context, path, nil, nil), "open")
         let context = try Self.unwrap(context, "open")
-        try av.check(av.format.findStreamInfo(context, nil), "find stream info")
+        // As in `AVFormat.probe`: finding stream info opens decoders of its own (threads and frames
+        // each) where the header already says everything.
+        if !AVFormat.headerDescribesEveryStream(context) { try av.check(av.format.findStreamInfo(context, nil), "find stream info") }
         guard let (index, stream) = Self.videoStream(of: context) else {
             throw AVFormatError(.noPicture, operation: "find a video stream", message: "the file has none")
         }

@@ -25,9 +25,10 @@ public struct PosterFrame: Sendable {
 }
 
 extension AVFormat {
-    /// The poster frame of the movie at `path`; fails with `.noPicture` when it has no video
-    /// stream, no decoder for it, or no frame that decodes.
-    public static func poster(path: String, at time: PosterTime) throws(AVFormatError) -> PosterFrame {
+    /// The poster frame of the movie at `path`, shrunk (Lanczos, before tone mapping: a 4K HDR
+    /// frame in float planes is 100 MB) to fit `fitting` × `fitting` where that is smaller; fails
+    /// with `.noPicture` when the movie has no video stream, no decoder for it, or no frame that decodes.
+    public static func poster(path: String, at time: PosterTime, fitting: Int? = nil) throws(AVFormatError) -> PosterFrame {
         let movie = try MovieDecoder(path: path)
         let seconds: Double
         switch time {
@@ -35,11 +36,11 @@ extension AVFormat {
         case .seconds(let value): seconds = value
         case .fraction(let fraction): seconds = (movie.durationSeconds ?? 0) * fraction
         }
-        return try frame(of: movie, at: seconds)
+        return try frame(of: movie, at: seconds, fitting: fitting)
     }
 
     /// The first frame at or after `seconds` (within half a frame), else the movie's last.
-    private static func frame(of movie: MovieDecoder, at seconds: Double) throws(AVFormatError) -> PosterFrame {
+    private static func frame(of movie: MovieDecoder, at seconds: Double, fitting: Int?) throws(AVFormatError) -> PosterFrame {
         try movie.seek(toSeconds: seconds)
         movie.keyframesOnly(false)
         let slack = 0.5 / (movie.framesPerSecond ?? 30)
@@ -48,7 +49,7 @@ extension AVFormat {
             let time = movie.seconds(of: frame)
             last = time
             guard time >= seconds - slack else { continue }
-            let (filters, toneMapped) = posterFilters(movie, frame)
+            let (filters, toneMapped) = posterFilters(movie, frame, fitting: fitting)
             let graph = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
             let picture = try graph.picture(of: frame, channels: 3)
             return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: time, toneMapped: toneMapped)
@@ -56,14 +57,18 @@ extension AVFormat {
         guard let last, last < seconds - slack else {
             throw AVFormatError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
         }
-        return try frame(of: movie, at: last)
+        return try frame(of: movie, at: last, fitting: fitting)
     }
 
-    /// Upright, then (for HDR) tone-mapped, then packed RGB.
-    private static func posterFilters(_ movie: MovieDecoder, _ frame: LibAVDecoding.Frame) -> (String, Bool) {
+    /// Upright, shrunk, then (for HDR) tone-mapped, then packed RGB.
+    private static func posterFilters(_ movie: MovieDecoder, _ frame: LibAVDecoding.Frame, fitting: Int?) -> (String, Bool) {
         let turn = [90: ["transpose=clock"], 180: ["hflip", "vflip"], 270: ["transpose=cclock"]][movie.rotationClockwise] ?? []
+        let shrink = fitting.flatMap { side in
+            max(frame.pointee.width, frame.pointee.height) > side
+                ? ["scale=\(side):\(side):force_original_aspect_ratio=decrease:flags=lanczos"] : nil
+        } ?? []
         let toneMap = toneMapping(frame)
-        return ((turn + toneMap + ["format=rgb24"]).joined(separator: ","), !toneMap.isEmpty)
+        return ((turn + shrink + toneMap + ["format=rgb24"]).joined(separator: ","), !toneMap.isEmpty)
     }
 
     /// For a PQ or HLG frame, the chain photo-library servers use (Immich's): linear light at 100

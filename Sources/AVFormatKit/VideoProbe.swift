@@ -64,7 +64,7 @@ public enum AVFormat {
     /// and video stream's codec, and a video stream's size and average frame rate. A data stream
     /// may stay unnamed: reading packets cannot name Apple's timed metadata (`mebx`, in Live Photo,
     /// cinematic and GPS-tagged iPhone movies) either, and tried to for a third of a dry run's time.
-    private static func headerDescribesEveryStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+    static func headerDescribesEveryStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         guard context.pointee.duration > 0, context.pointee.nb_streams > 0 else { return false }
         return (0..<Int(context.pointee.nb_streams)).allSatisfy { index in
             guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee else { return false }

@@ -27,6 +27,10 @@ public enum Defaults {
     /// quality high. (Each output format's own default quality and effort are in `FormatTable`.)
     public static let keptFormatQuality = 80
     public static let writePath = "{dir}/{stem}.{ext}"
+    /// Beside the movie's own output.
+    public static let posterPath = "{dir}/{stem}.poster.{ext}"
+    /// Immich's and ffmpegthumbnailer's idea: a frame that shows what the movie is.
+    public static let posterTime = Stage.PosterTime.auto
     /// `variants.placeholder`: none unless asked for.
     public static let placeholder: Stage.Placeholder? = nil
     /// A Live Photo stays a pair unless the pipeline says otherwise.

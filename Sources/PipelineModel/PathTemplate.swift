@@ -144,22 +144,24 @@ public struct PathTemplate: Equatable, Sendable {
         return pieces.contains(piece)
     }
 
-    /// Expands the template.
+    /// Expands the template. A variant's placeholder for an output that is no variant (a movie
+    /// beside its poster's variants) takes the separator before it along: `IMG_1-{size}.mov` is `IMG_1.mov`.
     public func render(_ values: Values) -> String {
-        let expanded = pieces.map { piece -> String in
+        var expanded = ""
+        for piece in pieces {
             switch piece {
-            case .literal(let text): return text
-            case .dir: return values.dir
-            case .stem: return values.stem
-            case .ext: return values.ext
-            case .inputExt: return values.inputExt
-            case .size: return values.size?.text ?? ""
-            case .width: return values.width.map(String.init) ?? ""
-            case .height: return values.height.map(String.init) ?? ""
-            case .hash(let length): return String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
-            case .date(let tokens): return Self.format(values.captured, tokens)
+            case .literal(let text): expanded += text
+            case .dir: expanded += values.dir
+            case .stem: expanded += values.stem
+            case .ext: expanded += values.ext
+            case .inputExt: expanded += values.inputExt
+            case .size, .width, .height:
+                let value = piece == .size ? values.size?.text : (piece == .width ? values.width : values.height).map(String.init)
+                if let value { expanded += value } else if let last = expanded.last, "-_. ".contains(last) { expanded.removeLast() }
+            case .hash(let length): expanded += String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
+            case .date(let tokens): expanded += Self.format(values.captured, tokens)
             }
-        }.joined()
+        }
         // An empty {dir} leaves "/stem.jpg" or "a//b": collapse the empty components. A placeholder
         // can complete a ".." ("{dir}../{stem}" at the input root, a file named "...jpg"): its dots
         // become underscores, or the path would climb out of the output root.

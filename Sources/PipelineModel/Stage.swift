@@ -4,6 +4,8 @@ import MediaFormats
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
     case decode
+    /// Gives a video item a picture: one of its frames, for the image stages after it.
+    case poster(Poster)
     /// Fits each picture to a box.
     case downsample(Downsample)
     case transcode(Transcode)
@@ -29,6 +31,25 @@ public enum Stage: Equatable, Sendable {
         case keepWithStill
         /// Only the still goes; the movie is filtered out.
         case drop
+    }
+
+    public struct Poster: Equatable, Sendable {
+        public var at: PosterTime
+
+        public init(at: PosterTime = Defaults.posterTime) {
+            self.at = at
+        }
+    }
+
+    /// Which frame of a movie is its poster.
+    public enum PosterTime: Codable, Equatable, Hashable, Sendable {
+        /// The most representative keyframe of the first third (never black, faded or blurred);
+        /// a movie under 2 s, its sharpest frame.
+        case auto
+        /// Seconds from the start (past the end: the last frame).
+        case seconds(Double)
+        /// Percent of the duration, 0–100.
+        case percent(Double)
     }
 
     public struct Downsample: Equatable, Sendable {
@@ -96,11 +117,13 @@ public enum Stage: Equatable, Sendable {
 
     public struct Write: Equatable, Sendable {
         public var path: PathTemplate
+        /// Where a movie's poster goes (with a `poster` stage).
+        public var posterPath: PathTemplate
     }
 
     /// Stage kinds, in the order a pipeline lists them.
     public enum Name: String, CaseIterable, Codable, Sendable {
-        case filter, decode, downsample, transcode, variants, stripMetadata, write
+        case filter, decode, poster, downsample, transcode, variants, stripMetadata, write
     }
 
     /// How pipeline files spell stages: each kind by its name, plus presets (see `StageSyntax`).
@@ -110,6 +133,7 @@ public enum Stage: Equatable, Sendable {
         switch self {
         case .filter: return .filter
         case .decode: return .decode
+        case .poster: return .poster
         case .downsample: return .downsample
         case .transcode: return .transcode
         case .variants: return .variants
@@ -133,6 +157,19 @@ extension Stage.Variants {
             + "smallest of them), each as " + formats.joined(separator: ", ") + "; one decode an image, sRGB, upright"
         if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
         return text + "; " + hdr.explanation(formats: self.formats)
+    }
+}
+
+extension Stage.Poster {
+    /// What the stage makes, in words, for `mediabatch validate`.
+    public var explanation: String {
+        let frame: String
+        switch at {
+        case .auto: frame = "the most representative keyframe of the first third (a movie under 2 s: its sharpest frame)"
+        case .seconds(let seconds): frame = "the frame at \(seconds) s (past the end: the last)"
+        case .percent(let percent): frame = "the frame at \(percent)% of the duration"
+        }
+        return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it"
     }
 }
 

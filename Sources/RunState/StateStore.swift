@@ -94,6 +94,8 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var height: Int?
     /// True where the output carries an HDR gain map; nil otherwise.
     public var gainMap: Bool?
+    /// A video item's "poster" or "video"; nil for a still's outputs.
+    public var role: String?
 
     public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
         self.path = path
@@ -236,6 +238,9 @@ public final class StateStore: @unchecked Sendable {
         }
         migrator.registerMigration("v7: raw+jpeg partners") { db in
             try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
+        }
+        migrator.registerMigration("v8: output roles") { db in
+            try db.alter(table: "outputs") { table in table.add(column: "role", .text) }
         }
         return migrator
     }

@@ -140,7 +140,7 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
              #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
             (stages(#"{"stage": "resize"}"#),
-             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
              #"stages[0].fast: unknown key; expected one of "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,

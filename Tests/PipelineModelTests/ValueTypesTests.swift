@@ -42,6 +42,8 @@ final class PathTemplateTests: XCTestCase {
         let template = try PathTemplate("{dir}/{stem}.{ext}")
         XCTAssertEqual(template.render(.init(dir: "2024/05", stem: "IMG_1", ext: "jpg", inputExt: "heic")), "2024/05/IMG_1.jpg")
         XCTAssertEqual(try PathTemplate("{stem}.{inputExt}.{ext}").render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "cr2")), "IMG_1.cr2.jpg")
+        // A movie beside its poster's variants has no size: the separator before {size} goes with it.
+        XCTAssertEqual(try PathTemplate("{stem}-{size}.{ext}").render(.init(dir: "", stem: "IMG_1", ext: "mov", inputExt: "mov")), "IMG_1.mov")
         XCTAssertEqual(template.render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "heic")), "IMG_1.jpg")
         XCTAssertEqual(try PathTemplate("web/{stem}-2048.{ext}").render(.init(dir: "x", stem: "a", ext: "webp", inputExt: "heic")), "web/a-2048.webp")
     }

@@ -39,6 +39,8 @@ public enum Manifest {
         public let bytes: Int
         /// True where it carries an HDR gain map (Ultra HDR: HDR screens show it brighter); absent otherwise.
         public var gainMap: Bool?
+        /// A video item's `poster` or `video` (for `<video poster=…>`); absent for a still's outputs.
+        public var role: OutputRole?
     }
 
     /// The document but for its items.
@@ -51,7 +53,7 @@ public enum Manifest {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
              pairedWith: item.pairedWith, variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
-                         bytes: Int($0.size), gainMap: $0.gainMap)
+                         bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)))
              }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
     }
 

@@ -221,6 +221,8 @@ final class RunLedger: @unchecked Sendable {
         record.width = output.variant?.pixels.width
         record.height = output.variant?.pixels.height
         record.gainMap = output.carriesGainMap ? true : nil
+        record.role = output.role?.rawValue
+        if let picture = output.picture, output.variant == nil { (record.width, record.height) = (picture.size.width, picture.size.height) }
         return record
     }
 

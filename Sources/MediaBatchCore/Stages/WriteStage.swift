@@ -20,7 +20,8 @@ struct WriteStage: PipelineStage {
     /// Placed before any pixel is decoded, so that collisions are caught before work is spent.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         for index in plan.outputs.indices {
-            plan.outputs[index].path = Self.relativeOutput(options.path, for: item, output: plan.outputs[index])
+            let template = plan.outputs[index].poster == nil ? options.path : options.posterPath
+            plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index])
         }
     }
 
