@@ -6,10 +6,10 @@ import XCTest
 
 /// Movies damaged the ways real ones are (cut short, bytes flipped in the coded frames or the
 /// header, zeroed runs) through `poster` in worker processes, as untrusted input runs: every item
-/// ends reported (a poster, or a clear failure: the decoder's, or the location editor refusing a broken box
-/// tree), the run ends, nothing half-written is left. The
-/// damage is seeded (SplitMix): the same files on every run. FFmpeg's demuxers and decoders are
-/// fuzzed upstream (OSS-Fuzz); this checks what mediabatch does around them.
+/// ends reported (a poster, or a clear failure: the decoder's, or the location editor refusing a
+/// broken box tree), the run ends, nothing half-written is left. The damage is seeded (SplitMix):
+/// the same files on every run. FFmpeg's demuxers and decoders are fuzzed upstream (OSS-Fuzz);
+/// this checks what mediabatch does around them.
 final class HostileMovieTests: XCTestCase {
     static let sources = ["video/iphone6_with-gps.mov", "video/with-gps_xyz.mp4", "video/sample.3gp", "livephoto/train.mov"]
 
