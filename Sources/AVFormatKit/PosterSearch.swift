@@ -1,8 +1,8 @@
 /// Finds the time of a movie's poster frame (`PosterTime.auto`): scores candidate frames, shrunk
 /// to 160 px wide and grey after the same tone mapping as the poster (see `FrameChoice`).
 /// Candidates: the keyframes of the first third (at most 8; libavcodec decodes nothing else);
-/// where it has fewer than 3, 8 frames spread over it; where none shows anything, 8 more
-/// keyframes after it; for a movie under 2 s (a Live Photo's), up to 60 frames spread over all of it.
+/// where none shows anything, 8 frames spread over it, then 8 keyframes after it; for a movie
+/// under 2 s (a Live Photo's), up to 60 frames spread over all of it.
 struct PosterSearch {
     let movie: MovieDecoder
     static let keyframes = 8
@@ -20,11 +20,13 @@ struct PosterSearch {
             return try choose(candidates, sharpest: true)
         }
         var candidates = try sample(until: duration / 3, count: Self.keyframes, keyframesOnly: true)
-        if candidates.count < 3 {
+        // Keyframes that all show nothing (one black keyframe opening a long group of pictures):
+        // frames spread over the first third, which costs decoding all of it.
+        if !candidates.contains(where: \.score.showsSomething) {
             try movie.seek(toSeconds: 0)
             candidates = try sample(until: duration / 3, count: Self.keyframes, keyframesOnly: false)
         }
-        // A first third all black or faded (a slow opening): the keyframes of the rest.
+        // Still nothing (a slow opening from black or white): the keyframes of the rest.
         if !candidates.contains(where: \.score.showsSomething) {
             try movie.seek(toSeconds: duration / 3)
             candidates += try sample(until: duration, count: Self.keyframes, keyframesOnly: true)

@@ -87,8 +87,9 @@ final class PosterTests: XCTestCase {
         }
     }
 
-    /// A movie that opens on two seconds of black: its poster is a frame after them; a 1.5 s
-    /// movie whose first half is blurred: a sharp frame of the second half.
+    /// A movie that opens on two seconds of black: its poster is a frame after them; one whose
+    /// only keyframe is black: a frame of its first third after the fade; a 1.5 s movie whose
+    /// first half is blurred: a sharp frame of the second half.
     func testAutoNeverTakesABlackOrBlurredFrame() throws {
         let opening = try Self.clip("black-opening.mp4", "testsrc2=size=320x180:rate=30:duration=6",
                                     ["-vf", "fade=in:st=2:d=0.1", "-g", "30", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
@@ -96,6 +97,14 @@ final class PosterTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(poster.seconds, 2.1)
         XCTAssertGreaterThan(try image(poster).bandMeans().reduce(0, +) / 3, 24)
         try assertMatchesTheCLI(opening, poster)
+        // One keyframe, black, opening a fade: frames spread over the first third are looked at.
+        let fade = try Self.clip("one-black-keyframe.mp4", "testsrc2=size=320x180:rate=30:duration=6",
+                                 ["-vf", "fade=in:st=0:d=1", "-g", "1000", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let faded = try AVFormat.poster(path: fade, at: .auto)
+        XCTAssertGreaterThan(faded.seconds, 0.2)
+        XCTAssertLessThanOrEqual(faded.seconds, 2.05, "within the first third")
+        XCTAssertGreaterThan(try image(faded).bandMeans().reduce(0, +) / 3, 24)
+        try assertMatchesTheCLI(fade, faded)
         let blurred = try Self.clip("blurred-start.mp4", "testsrc2=size=320x180:rate=30:duration=1.5",
                                     ["-vf", "boxblur=8:enable='lt(t,0.75)'", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
         let sharp = try AVFormat.poster(path: blurred, at: .auto)
