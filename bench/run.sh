@@ -525,8 +525,8 @@ if "pyvips-8.18-2-processes" in rows:
 PY
 }
 
-# Posters: mediabatch's poster (auto, 1280 px, JPEG q80; it also copies each movie, as a poster
-# pipeline does) against ffmpegthumbnailer (its default: the frame at 10%) and the ffmpeg CLI with
+# Posters: mediabatch's poster (auto, and at 10% as ffmpegthumbnailer takes it; 1280 px, JPEG q80; it
+# also copies each movie, as a poster pipeline does) against ffmpegthumbnailer and the ffmpeg CLI with
 # Immich's keyframe chain (skip non-keyframes, the thumbnail filter over 12 of them, the same tone
 # map for HDR), each per file with xargs -P, same sizes.
 posters() {
@@ -537,6 +537,7 @@ posters() {
   local tonemap="zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=iec61966-2-1:m=bt709:r=pc"
   {
     timed mediabatch "$mediabatch" run bench/posters.json --input "$dir" --output "$work/out" --quiet
+    timed mediabatch-at-10% "$mediabatch" run bench/posters-10pct.json --input "$dir" --output "$work/out" --quiet
     timed ffmpegthumbnailer bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c 'ffmpegthumbnailer -i \"\$1\" -o \"$work/out/\$(basename \"\$1\").jpg\" -s 1280 -q 8' _ {}"
     timed ffmpeg-immich-chain bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '
       hdr=\$(ffprobe -v error -select_streams v:0 -show_entries stream=color_transfer -of csv=p=0 \"\$1\")
