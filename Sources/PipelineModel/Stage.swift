@@ -3,7 +3,7 @@ import MediaFormats
 /// One step of a pipeline with its typed options.
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
-    case decode
+    case decode(Decode)
     /// Fits each picture to a box.
     case downsample(Downsample)
     case transcode(Transcode)
@@ -29,6 +29,16 @@ public enum Stage: Equatable, Sendable {
         case keepWithStill
         /// Only the still goes; the movie is filtered out.
         case drop
+    }
+
+    public struct Decode: Equatable, Sendable {
+        /// An animation (GIF, WebP) keeps every frame, its delays and loop count where the output
+        /// format animates; false: its first frame alone.
+        public var animated: Bool
+
+        public init(animated: Bool = Defaults.animated) {
+            self.animated = animated
+        }
     }
 
     public struct Downsample: Equatable, Sendable {
@@ -133,6 +143,14 @@ extension Stage.Variants {
             + "smallest of them), each as " + formats.joined(separator: ", ") + "; one decode an image, sRGB, upright"
         if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
         return text + "; " + hdr.explanation(formats: self.formats)
+    }
+}
+
+extension Stage.Decode {
+    /// What the stage keeps of an animation, in words, for `mediabatch validate`.
+    public var explanation: String {
+        animated ? "animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; other formats get the first frame"
+            : "animations: the first frame only"
     }
 }
 

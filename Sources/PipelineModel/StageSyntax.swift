@@ -48,7 +48,9 @@ extension StageSyntax {
     static let decode = StageSyntax(
         spelling: "decode", name: .decode,
         help: "Opens each item header-first (libvips for images, libavformat for videos); stages that shape pictures need it before them.",
-        options: []) { _ in .decode }
+        options: [DecodeKeys.animated.described]) { object in
+            .decode(.init(animated: try object.value(DecodeKeys.animated)))
+        }
 
     static let downsample = StageSyntax(
         spelling: "downsample", name: .downsample,
@@ -125,6 +127,12 @@ enum FilterKeys {
     static let match = Key("match", .mediaMatch, .required, "What the item must be: a media kind, a predicate, or any/all/not of them.")
     static let livePhotoVideo = Key("livePhotoVideo", .choice("what to do with a Live Photo's movie"), .value(Defaults.livePhotoVideo),
                                     "A Live Photo's movie that match does not select: keepWithStill goes along with its selected still, drop filters it out.")
+}
+
+enum DecodeKeys {
+    static let animated = Key("animated", .boolean, .value(Defaults.animated),
+                              "An animated GIF or WebP keeps every frame, its delays and loop count in formats that animate "
+                              + "(GIF, WebP; the others get its first frame, and the report says so); false: the first frame only.")
 }
 
 enum DownsampleKeys {

@@ -92,6 +92,9 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var height: Int?
     /// True where the output carries an HDR gain map; nil otherwise.
     public var gainMap: Bool?
+    /// An animation's frames and length in seconds; nil for a single frame.
+    public var frames: Int?
+    public var duration: Double?
 
     public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
         self.path = path
@@ -231,6 +234,12 @@ public final class StateStore: @unchecked Sendable {
         }
         migrator.registerMigration("v6: captions") { db in
             try db.alter(table: "items") { table in table.add(column: "caption", .text) }
+        }
+        migrator.registerMigration("v7: animations") { db in
+            try db.alter(table: "outputs") { table in
+                table.add(column: "frames", .integer)
+                table.add(column: "duration", .double)
+            }
         }
         return migrator
     }

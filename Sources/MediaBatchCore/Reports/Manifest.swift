@@ -36,6 +36,9 @@ public enum Manifest {
         public let bytes: Int
         /// True where it carries an HDR gain map (Ultra HDR: HDR screens show it brighter); absent otherwise.
         public var gainMap: Bool?
+        /// An animation's frames and length in seconds (as for videos); absent for a single frame.
+        public var frames: Int?
+        public var duration: Double?
     }
 
     /// The document but for its items.
@@ -48,7 +51,7 @@ public enum Manifest {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
              variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
-                         bytes: Int($0.size), gainMap: $0.gainMap)
+                         bytes: Int($0.size), gainMap: $0.gainMap, frames: $0.frames, duration: $0.duration)
              }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
     }
 

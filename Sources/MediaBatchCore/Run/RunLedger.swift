@@ -215,6 +215,8 @@ final class RunLedger: @unchecked Sendable {
         record.width = output.variant?.pixels.width
         record.height = output.variant?.pixels.height
         record.gainMap = output.carriesGainMap ? true : nil
+        record.frames = output.animation?.frames
+        record.duration = output.animation?.duration
         return record
     }
 

@@ -19,7 +19,7 @@ struct DownsampleStage: PipelineStage {
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let image = item.image?.image, plan.outputs.contains(where: { $0.picture != nil }) else { return }
         plan.mapPictures { $0.fitted(in: options.box, options.fit) }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource),
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, plan: plan),
                                                      maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }
 }

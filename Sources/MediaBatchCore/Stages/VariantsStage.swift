@@ -30,11 +30,11 @@ struct VariantsStage: PipelineStage {
             options.formats.map { format in
                 PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality, effort: options.effort[format],
                               variant: .init(size: size, pixels: picture.size),
-                              picture: picture.inSRGB().keepingGainMap(options.hdr).reencoded())
+                              picture: picture.inSRGB().keepingGainMap(options.hdr).animated(as: format).reencoded())
             }
         }
         plan.placeholder = options.placeholder
-        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, picture: item.pictureSource),
+        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, plan: plan),
                                                      pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }
 
