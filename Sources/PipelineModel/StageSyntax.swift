@@ -218,8 +218,9 @@ enum StripMetadataKeys {
 
 enum WriteKeys {
     static let path = Key("path", .pathTemplate, .value(try! PathTemplate(Defaults.writePath)),
-                          "Output path relative to the output root: {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, and with variants "
-                          + "{size}, {width}, {height}; {stem} or {hash:N} required.")
+                          "Output path relative to the output root: {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash} (the output's own "
+                          + "bytes' SHA-256, 10 hex digits; {hash:N} for N, 4–64), {inputHash} (the input's; {inputHash:N}), and with "
+                          + "variants {size}, {width}, {height}; {stem}, {hash} or {inputHash} required.")
 }
 
 extension ValueSyntax where Value == PathTemplate {
