@@ -110,6 +110,23 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// A GIF whose frames are opaque is resized without its alpha band (mediabatch's own 8-bit reduce); one with
+    /// transparent pixels keeps it, resized by libvips with its alpha premultiplied. Both match libvips' thumbnail.
+    func testAGIFWithTransparencyKeepsItsAlpha() throws {
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 120}, {"stage": "write"}"#,
+                                               input: #"{"include": ["*-clear.gif"]}"#), input: Self.animations, output: output)
+        XCTAssertEqual(report.totals.ok, 1, "\(report.items)")
+        let written = output.appendingPathComponent("animation-clear.gif")
+        let read = try Animations.read(written, against: Self.animations.appendingPathComponent("animation-clear.gif"))
+        XCTAssertEqual([read.frames, read.width, read.frameHeight], [5, 120, 80])
+        XCTAssertLessThanOrEqual(read.meanDifferences.max() ?? .infinity, 2.0, "\(read.meanDifferences)")
+        let frames = try VImage.decode(written.path, allFrames: true)
+        XCTAssertTrue(frames.hasAlpha)
+        XCTAssertEqual(try frames.cropped(left: 0, top: 0, width: 30, height: 400).bandMeans()[3], 0, accuracy: 1,
+                       "the left third of every frame is still transparent")
+    }
+
     func testCoverCutsEveryFrameOfAnAnimationAlike() throws {
         let output = Fixtures.temporaryFolder()
         let report = try Self.run(try pipeline(#"""

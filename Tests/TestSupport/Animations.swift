@@ -18,7 +18,7 @@ public enum Animations {
 
     /// Writes `name-gif.gif` and `name-webp.webp` into `folder`: `frames` frames of `width` × `height`, a
     /// gradient each, bluer frame by frame (so that frames out of order show), frame k shown for
-    /// (k + 1) × 100 ms, played `loop` times.
+    /// (k + 1) × 100 ms, played `loop` times; and `name-clear.gif`, the same with its left third transparent.
     public static func make(in folder: URL, name: String = "animation", frames: Int = 5, width: Int = 240, height: Int = 160,
                             loop: Int = 3) throws {
         _ = try PythonReference.run("""
@@ -33,6 +33,9 @@ public enum Animations {
             strip.set_type(pyvips.GValue.gint_type, 'loop', loop)
             strip.write_to_file(f'{folder}/{name}-gif.gif')
             strip.write_to_file(f'{folder}/{name}-webp.webp', Q=95)
+            clear = strip.bandjoin((pyvips.Image.xyz(w, h * n)[0] >= w // 3).ifthenelse(255, 0).cast('uchar'))
+            clear.set_type(pyvips.GValue.gint_type, 'page-height', h)
+            clear.write_to_file(f'{folder}/{name}-clear.gif')
             """, [folder.path, name, String(frames), String(width), String(height), String(loop)])
     }
 

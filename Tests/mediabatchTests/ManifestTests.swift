@@ -201,6 +201,6 @@ final class ManifestTests: XCTestCase {
             XCTAssertNil(byFormat["jpeg"]?.frames, "a JPEG is the first frame: \(item.input)")
             XCTAssertNil(byFormat["jpeg"]?.duration, item.input)
         }
-        XCTAssertEqual(manifest.items.count, 2)
+        XCTAssertEqual(manifest.items.count, 3, "the GIF, the WebP and the GIF with transparency")
     }
 }
