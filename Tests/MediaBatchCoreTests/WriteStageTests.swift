@@ -303,6 +303,19 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(left, renamed.values.map { ($0 as NSString).lastPathComponent }.sorted(), "the old names pruned")
     }
 
+    /// A copy, its location removed in place, is named by the bytes written, not by its input's.
+    func testACopyIsNamedByItsEditedBytes() throws {
+        let input = try Self.folder(of: ["jpeg/nikon_d5000_xmp_gps_only.jpg"]), output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "stripLocation"}, {"stage": "write", "path": "{stem}.{hash:12}.{ext}"}"#),
+                                  input: input, output: output)
+        let path = try XCTUnwrap(report.items.first?.output)
+        let written = try ContentHash.ofFile(atPath: output.appendingPathComponent(path).path)
+        XCTAssertEqual(path, "nikon_d5000_xmp_gps_only.\(written.prefix(12)).jpg")
+        XCTAssertNotEqual(written, try ContentHash.ofFile(atPath: input.appendingPathComponent("nikon_d5000_xmp_gps_only.jpg").path),
+                          "the location went: other bytes")
+        XCTAssertEqual(report.items.first?.removedMetadata?.isEmpty, false)
+    }
+
     func testTwoInputsWithByteIdenticalOutputsCollide() throws {
         let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
         for name in ["a.jpg", "b.jpg"] {
