@@ -3,7 +3,7 @@ import MediaFormats
 /// One step of a pipeline with its typed options.
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
-    case decode
+    case decode(Decode)
     /// Gives a video item a picture: one of its frames, for the image stages after it.
     case poster(Poster)
     /// Fits each picture to a box.
@@ -50,6 +50,16 @@ public enum Stage: Equatable, Sendable {
         case seconds(Double)
         /// Percent of the duration, 0–100.
         case percent(Double)
+    }
+
+    public struct Decode: Equatable, Sendable {
+        /// An animation (GIF, WebP) keeps every frame, its delays and loop count where the output
+        /// format animates; false: its first frame alone.
+        public var animated: Bool
+
+        public init(animated: Bool = Defaults.animated) {
+            self.animated = animated
+        }
     }
 
     public struct Downsample: Equatable, Sendable {
@@ -170,6 +180,14 @@ extension Stage.Poster {
         case .percent(let percent): frame = "the frame at \(percent)% of the duration"
         }
         return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it"
+    }
+}
+
+extension Stage.Decode {
+    /// What the stage keeps of an animation, in words, for `mediabatch validate`.
+    public var explanation: String {
+        animated ? "animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; other formats get the first frame"
+            : "animations: the first frame only"
     }
 }
 

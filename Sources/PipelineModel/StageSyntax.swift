@@ -48,7 +48,9 @@ extension StageSyntax {
     static let decode = StageSyntax(
         spelling: "decode", name: .decode,
         help: "Opens each item header-first (libvips for images, libavformat for videos); stages that shape pictures need it before them.",
-        options: []) { _ in .decode }
+        options: [DecodeKeys.animated.described]) { object in
+            .decode(.init(animated: try object.value(DecodeKeys.animated)))
+        }
 
     static let poster = StageSyntax(
         spelling: "poster", name: .poster,
@@ -133,6 +135,12 @@ enum FilterKeys {
     static let match = Key("match", .mediaMatch, .required, "What the item must be: a media kind, a predicate, or any/all/not of them.")
     static let livePhotoVideo = Key("livePhotoVideo", .choice("what to do with a Live Photo's movie"), .value(Defaults.livePhotoVideo),
                                     "A Live Photo's movie that match does not select: keepWithStill goes along with its selected still, drop filters it out.")
+}
+
+enum DecodeKeys {
+    static let animated = Key("animated", .boolean, .value(Defaults.animated),
+                              "An animated GIF or WebP keeps every frame, its delays and loop count in formats that animate "
+                              + "(GIF, WebP; the others get its first frame, and the report says so); false: the first frame only.")
 }
 
 enum DownsampleKeys {
@@ -224,8 +232,10 @@ enum PosterKeys {
 
 enum WriteKeys {
     static let path = Key("path", .pathTemplate, .value(try! PathTemplate(Defaults.writePath)),
-                          "Output path relative to the output root: {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, and with variants "
-                          + "{size}, {width}, {height}; {stem} or {hash:N} required.")
+                          "Output path relative to the output root: {dir}, {stem}, {ext}, {inputExt} (the input's own extension), "
+                          + "{date:yyyy-MM-dd}, {hash} (the output's own bytes' SHA-256, 10 hex digits; {hash:N} for N, 4–64), "
+                          + "{inputHash} (the input's; {inputHash:N}), and with variants {size}, {width}, {height}; {stem}, {hash} or "
+                          + "{inputHash} required.")
     static let posterPath = Key("posterPath", .pathTemplate, .value(try! PathTemplate(Defaults.posterPath)),
                                 "With a poster stage, where a movie's poster goes: the placeholders of path, {ext} the poster's format's.")
 }

@@ -58,9 +58,12 @@ final class ItemContext {
     private(set) lazy var pictureSource: Picture.Source? = {
         guard case .image(let image, _, let structure)? = try? header.get().content else { return nil }
         let profile = image.iccProfile
+        // Frames are turned as one tall image would be: an animation that asks to be turned is its first frame.
+        let animation = format.row.animates && image.orientation == 1 && image.pageCount > 1
         return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
                               needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
-                              hasProfile: profile != nil, gainMap: structure.gainMap)
+                              hasProfile: profile != nil, gainMap: structure.gainMap,
+                              frames: animation ? image.pageCount : 1, frameDelays: animation ? image.frameDelays : [])
     }()
 }
 

@@ -3,17 +3,21 @@ import PipelineModel
 
 /// Opens the item for the pixel stages: the header read before the stages (libvips has read only
 /// an image's header; libavformat has probed a video's container and streams) becomes the plan's
-/// picture, or fails the item when it could not be read or is over `maxPixels` or `maxFrames`.
-/// Nothing is decoded here: `write` decodes what the stages planned, once.
+/// picture, or fails the item when it could not be read or is over `maxPixels` (a frame's) or
+/// `maxFrames` (the header's count: a 10 000-frame GIF is refused unread). An animation keeps its
+/// frames unless `animated` is false. Nothing is decoded here: `write` decodes what the stages
+/// planned, once.
 struct DecodeStage: PipelineStage {
+    let options: Stage.Decode
     let maxPixels: Int
     let maxFrames: Int
     var name: Stage.Name { .decode }
 
-    /// The limits decide whether, not how: an output does not depend on them.
+    /// The limits decide whether, not how: an output does not depend on them. Nor does `animated`
+    /// for a format that never animates, whose items keep the fingerprint they had before it.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
-        guard format != nil else { return }
-        fingerprint.recipe.append(Stage.decode.fingerprint)
+        guard let format else { return }
+        fingerprint.recipe.append(format.row.animates ? Stage.decode(options).fingerprint : "decode")
     }
 
     func check(_ item: ItemContext) throws {
@@ -33,12 +37,13 @@ struct DecodeStage: PipelineStage {
         }
     }
 
-    /// An image's primary picture, as stored, costing what decoding it whole costs until a stage
-    /// shrinks it; a video is copied.
+    /// An image's primary picture, as stored (every frame, or the first), costing what decoding it
+    /// whole costs until a stage shrinks it; a video is copied.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let image = item.image?.image, let source = item.pictureSource else { return }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource), maxPixelSize: nil)
+        let picture = options.animated ? Picture(source: source) : Picture(source: source).firstFrameOnly()
         plan.upright = source.upright
-        for index in plan.outputs.indices { plan.outputs[index].picture = Picture(source: source) }
+        for index in plan.outputs.indices { plan.outputs[index].picture = picture }
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, plan: plan), maxPixelSize: nil)
     }
 }

@@ -24,7 +24,7 @@ struct DownsampleStage: PipelineStage {
         plan.mapPictures { $0.fitted(in: options.box, options.fit) }
         // A poster's cost is `PosterStage`'s.
         guard let image = item.image?.image else { return }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource),
+        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, plan: plan),
                                                      maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }
 }

@@ -30,7 +30,7 @@ struct VariantsStage: PipelineStage {
             options.formats.map { format in
                 PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality, effort: options.effort[format],
                               poster: pictured.poster, variant: .init(size: size, pixels: picture.size),
-                              picture: picture.inSRGB().keepingGainMap(options.hdr).reencoded())
+                              picture: picture.inSRGB().keepingGainMap(options.hdr).animated(as: format).reencoded())
             }
         }
         // A still's picture becomes its variants; a movie keeps its own output beside its poster's.
@@ -38,7 +38,7 @@ struct VariantsStage: PipelineStage {
         plan.placeholder = options.placeholder
         // A poster's cost is `PosterStage`'s.
         guard let image = item.image?.image else { return }
-        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, picture: item.pictureSource),
+        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, plan: plan),
                                                      pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }
 
