@@ -96,6 +96,8 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var gainMap: Bool?
     /// A video item's "poster" or "video"; nil for a still's outputs.
     public var role: String?
+    /// A movie output's video codec (libavcodec's name).
+    public var codec: String?
     /// An animation's frames and length in seconds; nil for a single frame.
     public var frames: Int?
     public var duration: Double?
@@ -248,8 +250,11 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v8: raw+jpeg partners") { db in
             try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
         }
-        migrator.registerMigration("v9: output roles") { db in
-            try db.alter(table: "outputs") { table in table.add(column: "role", .text) }
+        migrator.registerMigration("v9: video outputs") { db in
+            try db.alter(table: "outputs") { table in
+                table.add(column: "role", .text)
+                table.add(column: "codec", .text)
+            }
         }
         return migrator
     }

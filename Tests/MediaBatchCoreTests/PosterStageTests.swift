@@ -60,6 +60,7 @@ final class PosterStageTests: XCTestCase, RunsPipelines {
             XCTAssertEqual([image.width, image.height], [variant.width, variant.height], variant.path)
         }
         XCTAssertEqual(outputs.dropFirst().map { [$0.width, $0.height] }, [[160, 160], [160, 160], [200, 200], [200, 200]], "cut to the boxes")
+        XCTAssertEqual([outputs[0].width, outputs[0].height], [320, 568], "the movie as shown, turned upright")
     }
 
     /// An incremental run after only the poster's time changed: the poster is made again, the

@@ -71,8 +71,8 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(elements.map { $0["alt"] as? String }, try manifest.items.map { try Self.caption(input.appendingPathComponent($0.input)) })
     }
 
-    /// A movie with a poster is a `<video>` showing the poster's JPEG at its size, fetching nothing
-    /// of the movie before it is played; the movie's own output is its source.
+    /// A movie with a poster is a `<video>` at the movie's size showing the poster's largest JPEG,
+    /// fetching nothing of the movie before it is played; the movie's own output is its source.
     func testAMovieIsAVideoWithItsPoster() throws {
         let input = Fixtures.temporaryFolder("html-in"), output = Fixtures.temporaryFolder("html-out")
         try FileManager.default.copyItem(atPath: Fixtures.sample("video/iphone6_with-gps.mov"), toPath: input.appendingPathComponent("clip.mov").path)
@@ -88,6 +88,11 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(ran.exitCode, 0, ran.stderr)
         let variants = try XCTUnwrap(try ManifestDocument.read(manifestURL).items.first?.variants)
         let movie = try XCTUnwrap(variants.first { $0.role == .video })
+        let duration = try runProcess("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                  input.appendingPathComponent("clip.mov").path]).stdout
+        XCTAssertEqual([movie.width, movie.height], [320, 568], "the movie as shown, turned upright")
+        XCTAssertEqual(movie.codec, "h264")
+        XCTAssertEqual(try XCTUnwrap(movie.duration), try XCTUnwrap(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines))), accuracy: 0.001)
         let poster = try XCTUnwrap(variants.filter { $0.role == .poster && $0.format == "jpeg" }.max { ($0.width ?? 0) < ($1.width ?? 0) })
         let printed = try runProcess(Fixtures.executable.path, ["html", manifestURL.path])
         let markup = Fixtures.temporaryFolder("html-markup").appendingPathComponent("video.html")
@@ -95,7 +100,7 @@ final class HTMLCommandTests: XCTestCase {
         let tags = try JSONDecoder().decode([Tag].self, from: Data(try runProcess("python3", ["-c", Self.parser, markup.path]).stdout.utf8))
         XCTAssertEqual(tags.map(\.tag), ["video", "source"], printed.stdout)
         XCTAssertEqual([tags[0]["poster"], tags[0]["width"], tags[0]["height"], tags[0]["preload"]],
-                       [poster.path, poster.width.map(String.init), poster.height.map(String.init), "none"])
+                       [poster.path, movie.width.map(String.init), movie.height.map(String.init), "none"])
         XCTAssertEqual([tags[1]["src"], tags[1]["type"]], [movie.path, "video/quicktime"])
     }
 

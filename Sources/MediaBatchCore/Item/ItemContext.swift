@@ -54,6 +54,12 @@ final class ItemContext {
         return probe.streams.first { $0.kind == "video" }?.codec
     }
 
+    /// A movie's size as shown, length and codec; nil for a still or a movie without a video stream.
+    var movieFacts: MovieFacts? {
+        guard case .video(let probe, _)? = try? header.get().content, let frame = videoFrame else { return nil }
+        return MovieFacts(size: frame, seconds: probe.durationSeconds, codec: videoCodec)
+    }
+
     /// The file's primary picture as its header describes it; nil for a movie.
     private(set) lazy var pictureSource: Picture.Source? = {
         guard case .image(let image, _, let structure)? = try? header.get().content else { return nil }

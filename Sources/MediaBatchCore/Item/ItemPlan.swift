@@ -42,6 +42,8 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var effort: Int?
     /// Set by `poster`: a movie's frame at this time (the output goes to `write.posterPath`).
     var poster: Stage.PosterTime?
+    /// Set by `decode` on a movie's own output: what a `<video>` element needs of it.
+    var movie: MovieFacts?
     /// Relative to the output root; nil until `write` places it (without a `write`, no output).
     var path: String?
     /// Set by `variants`: the size as listed and the exact pixels the output will have.
@@ -105,6 +107,14 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         let posterPart = poster.map { " poster \($0.fingerprint) \(picture?.size.width ?? 0)x\(picture?.size.height ?? 0)" } ?? ""
         return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)\(framingPart)\(posterPart)"
     }
+}
+
+/// A movie output's size as shown, length and video codec, from its input's header (a copy's are its input's).
+struct MovieFacts: Codable, Equatable, Sendable {
+    let size: PixelSize
+    let seconds: Double?
+    /// libavcodec's name: "h264", "hevc"…
+    let codec: String?
 }
 
 /// What an output is to a video item, in reports and the manifest (a site build's `<video poster=…>`).

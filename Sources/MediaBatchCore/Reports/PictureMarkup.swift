@@ -33,6 +33,9 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
 
     public struct Video: Encodable, Equatable, Sendable {
         public let sources: [VideoSource]
+        /// The movie as shown (its first output's size), where the manifest knows it.
+        public let width: Int?
+        public let height: Int?
         /// The poster every browser shows (the largest JPEG, else PNG, else GIF of the `poster` outputs), with its size.
         public let poster: Image?
     }
@@ -99,7 +102,7 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
             let stills = poster.filter { $0.format.flatMap(MediaFormat.init(rawValue:)).map(Self.fallbacks.contains) ?? false }
             let preferred = Self.fallbacks.lazy.map { format in stills.filter { $0.format == format.rawValue } }.first { !$0.isEmpty } ?? []
             video = Video(sources: movies.map { VideoSource(src: Self.url($0.0.path, options), type: $0.2) },
-                          poster: preferred.max { ($0.width ?? 0) < ($1.width ?? 0) }.map {
+                          width: movies[0].0.width, height: movies[0].0.height, poster: preferred.max { ($0.width ?? 0) < ($1.width ?? 0) }.map {
                               Image(src: Self.url($0.path, options), srcset: nil, width: $0.width, height: $0.height)
                           })
         } else {
@@ -113,12 +116,12 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
         if let video {
             let tags = video.sources.map { "  <source src=\"\(escape($0.src))\" type=\"\(escape($0.type))\">" }
             // With a poster to show, nothing of the movie is fetched until it is played.
-            let poster = video.poster.map { poster in
-                ["preload=\"none\"", "poster=\"\(escape(poster.src))\""]
-                    + [poster.width.map { "width=\"\($0)\"" }, poster.height.map { "height=\"\($0)\"" }].compactMap { $0 }
-            } ?? ["preload=\"metadata\""]
+            let poster = video.poster.map { ["preload=\"none\"", "poster=\"\(escape($0.src))\""] } ?? ["preload=\"metadata\""]
+            let size = [(video.width ?? video.poster?.width).map { "width=\"\($0)\"" },
+                        (video.height ?? video.poster?.height).map { "height=\"\($0)\"" }].compactMap { $0 }
             let classAttribute = options.className.map { [" class=\"\(escape($0))\""] } ?? []
-            return (["<video controls \(poster.joined(separator: " "))\(classAttribute.joined())>"] + tags + ["</video>"]).joined(separator: "\n")
+            return (["<video controls \((poster + size).joined(separator: " "))\(classAttribute.joined())>"] + tags + ["</video>"])
+                .joined(separator: "\n")
         }
         let sizes = " sizes=\"\(escape(options.sizes))\""
         let sourceTags = (sources ?? []).map { "  <source type=\"\(escape($0.type))\" srcset=\"\(escape($0.srcset))\"\(sizes)>" }

@@ -228,7 +228,8 @@ final class RunLedger: @unchecked Sendable {
         record.role = output.role?.rawValue
         if let picture = output.picture, output.variant == nil { (record.width, record.height) = (picture.size.width, picture.size.height) }
         record.frames = output.animation?.frames
-        record.duration = output.animation?.duration
+        record.duration = output.animation?.duration ?? output.movie?.seconds
+        if let movie = output.movie { (record.width, record.height, record.codec) = (movie.size.width, movie.size.height, movie.codec) }
         return record
     }
 

@@ -38,8 +38,10 @@ struct DecodeStage: PipelineStage {
     }
 
     /// An image's primary picture, as stored (every frame, or the first), costing what decoding it
-    /// whole costs until a stage shrinks it; a video is copied.
+    /// whole costs until a stage shrinks it; a video is copied, its size, length and codec known.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        if let movie = item.movieFacts { plan.outputs = plan.outputs.map { var output = $0; output.movie = movie; return output } }
+
         guard let image = item.image?.image, let source = item.pictureSource else { return }
         let picture = options.animated ? Picture(source: source) : Picture(source: source).firstFrameOnly()
         plan.upright = source.upright
