@@ -30,12 +30,7 @@ extension VImage {
 
     /// `width` × `height` pixels of `bands` interleaved 8-bit samples, row after row.
     static func fromPixels(_ samples: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
-        precondition(samples.count == width * height * bands)
-        let image = samples.withUnsafeBytes { bytes in
-            vips_image_new_from_memory_copy(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
-                                            VIPS_FORMAT_UCHAR)
-        }
-        return VImage(owning: try check(image, "new_from_memory_copy"))
+        try samples.withUnsafeBytes { try copying($0, width: width, height: height, bands: bands) }
     }
 
     /// This image `shrink` times narrower with Lanczos 3 (`gap`: libvips' integer pre-shrink, 0 for
