@@ -15,9 +15,6 @@ public struct RawFacts: Sendable, Equatable {
     /// JPEG (mediabatch reads no other) is known once it is read.
     public let preview: Size?
 
-    /// What a half-size develop makes: LibRaw rounds each side up.
-    public var halfDeveloped: Size { Size(width: (developed.width + 1) / 2, height: (developed.height + 1) / 2) }
-
     /// dcraw's `flip` bits (1: mirror across, 2: upside down, 4: transposed) as EXIF's orientation.
     static func orientation(flip: Int32) -> Int {
         [1, 2, 4, 3, 5, 8, 6, 7][Int(flip & 7)]

@@ -13,12 +13,8 @@ public final class RawFile {
             throw LibRawError(code: .insufficientMemory, operation: "init", message: "LibRaw could not allocate its handle")
         }
         self.data = data
-        do {
-            try check(libraw_open_file(data, path), "open")
-        } catch {
-            libraw_close(data)
-            throw error
-        }
+        // Thrown from here, the handle is closed by `deinit`.
+        try check(libraw_open_file(data, path), "open")
     }
 
     deinit {

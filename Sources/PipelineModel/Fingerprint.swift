@@ -28,7 +28,8 @@ extension Stage {
     public var fingerprint: String {
         switch self {
         case .filter(let filter): return "filter(\(filter.match.fingerprint),livePhotoVideo=\(filter.livePhotoVideo.rawValue))"
-        case .decode: return "decode"
+        // The default's text is the one from before RAW: no image's recipe changes.
+        case .decode(let options): return options.raw == Defaults.rawSource ? "decode" : "decode(raw=\(options.raw.rawValue))"
         case .downsample(let options):
             // A square box fitted inside is maxPixelSize's: the same text as before the other fits.
             if let side = options.box.width, options.box.height == side, options.fit == Fit() { return "downsample(\(side))" }

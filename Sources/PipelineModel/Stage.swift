@@ -3,7 +3,7 @@ import MediaFormats
 /// One step of a pipeline with its typed options.
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
-    case decode
+    case decode(Decode)
     /// Fits each picture to a box.
     case downsample(Downsample)
     case transcode(Transcode)
@@ -29,6 +29,24 @@ public enum Stage: Equatable, Sendable {
         case keepWithStill
         /// Only the still goes; the movie is filtered out.
         case drop
+    }
+
+    public struct Decode: Equatable, Sendable {
+        /// Where a camera RAW's picture comes from.
+        public var raw: RawSource = Defaults.rawSource
+
+        public init(raw: RawSource = Defaults.rawSource) {
+            self.raw = raw
+        }
+    }
+
+    /// A camera RAW's picture: LibRaw's develop of the sensor data, or the JPEG preview the camera embedded.
+    public enum RawSource: String, CaseIterable, Codable, Sendable {
+        /// The preview where it is as large as every later stage needs, else a develop.
+        case auto
+        case develop
+        /// The preview, even smaller than asked (the report says by how much).
+        case preview
     }
 
     public struct Downsample: Equatable, Sendable {
@@ -133,6 +151,17 @@ extension Stage.Variants {
             + "smallest of them), each as " + formats.joined(separator: ", ") + "; one decode an image, sRGB, upright"
         if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
         return text + "; " + hdr.explanation(formats: self.formats)
+    }
+}
+
+extension Stage.Decode {
+    /// What the stage does with a camera RAW, in words, for `mediabatch validate`.
+    public var explanation: String {
+        switch raw {
+        case .auto: return "camera RAW: its embedded preview where it is as large as the later stages need, else developed by LibRaw"
+        case .develop: return "camera RAW: developed by LibRaw (half-size where the later stages need at most half)"
+        case .preview: return "camera RAW: its embedded preview, even where it is smaller than the later stages need"
+        }
     }
 }
 

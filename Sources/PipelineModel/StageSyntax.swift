@@ -47,8 +47,8 @@ extension StageSyntax {
 
     static let decode = StageSyntax(
         spelling: "decode", name: .decode,
-        help: "Opens each item header-first (libvips for images, libavformat for videos); stages that shape pictures need it before them.",
-        options: []) { _ in .decode }
+        help: "Opens each item header-first (libvips for images, LibRaw for camera RAW, libavformat for videos); stages that shape pictures need it before them.",
+        options: [DecodeKeys.raw.described]) { object in .decode(.init(raw: try object.value(DecodeKeys.raw))) }
 
     static let downsample = StageSyntax(
         spelling: "downsample", name: .downsample,
@@ -191,6 +191,13 @@ enum VariantsKeys {
                                 + "\(FormatTable.defaults(\.effort))): lower is faster, with larger files.")
     static let placeholder = Key("placeholder", ValueSyntax<Stage.Placeholder>.choice("a placeholder"), .noDefault,
                                  "thumbhash: a ThumbHash of each item in the manifest, for blurred previews.")
+}
+
+enum DecodeKeys {
+    static let raw = Key("raw", ValueSyntax<Stage.RawSource>.choice("auto, develop or preview"), .value(Defaults.rawSource),
+                         "A camera RAW's picture: auto takes its embedded preview where its longest side is at least what the later "
+                         + "stages need, else develops it with LibRaw (at half size where they need at most half); develop always "
+                         + "develops; preview always takes the preview, even smaller than asked.")
 }
 
 enum HDRKeys {

@@ -1,4 +1,5 @@
 import AVFormatKit
+import LibRawKit
 import MediaFormats
 import PipelineModel
 import RunState
@@ -34,14 +35,35 @@ final class ItemContext {
         knownHash = job.contentHash
     }
 
-    /// The image's header and metadata; nil for a movie or an unreadable header.
+    /// The image's header and metadata; nil for a movie, a camera RAW or an unreadable header.
     var image: (image: VImage, metadata: ImageMetadata)? {
         guard case .image(let image, let metadata, _)? = try? header.get().content else { return nil }
         return (image, metadata)
     }
 
-    /// The file's primary picture as its header describes it; nil for a movie.
+    /// An image's or a camera RAW's metadata, every copy merged; nil for a movie.
+    var metadata: ImageMetadata? {
+        switch try? header.get().content {
+        case .image(_, let metadata, _)?, .cameraRaw(_, let metadata)?: return metadata
+        case .video?, nil: return nil
+        }
+    }
+
+    /// What LibRaw read of a camera RAW's headers; nil for anything else, or a RAW LibRaw cannot open.
+    var rawFacts: RawFacts? {
+        guard case .cameraRaw(let facts, _)? = try? header.get().content else { return nil }
+        return try? facts.get()
+    }
+
+    /// The file's primary picture as its header describes it (a RAW's: a full develop, which
+    /// LibRaw turns upright, as its preview is turned: see `RawPicture`); nil for a movie.
     private(set) lazy var pictureSource: Picture.Source? = {
+        if let raw = rawFacts {
+            let turned = (5...8).contains(raw.orientation)
+            return Picture.Source(stored: PixelSize(width: turned ? raw.developed.height : raw.developed.width,
+                                                    height: turned ? raw.developed.width : raw.developed.height),
+                                  orientation: 1, needsConversion: false, hasProfile: false)
+        }
         guard case .image(let image, _, let structure)? = try? header.get().content else { return nil }
         let profile = image.iccProfile
         return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
@@ -51,6 +73,12 @@ final class ItemContext {
 }
 
 extension ItemContext {
+    /// What decoding `source` (the picture `decode` planned) costs, for `CostEstimator`; nil for a movie.
+    func costHeader(_ source: Picture.Source) -> CostEstimator.ImageHeader? {
+        if source.raw != nil { return .init(format: format, raw: source) }
+        return image.map { .init(format: format, image: $0.image, picture: source) }
+    }
+
     /// Fails the item when its input is no longer the file that was listed (size or modification
     /// time): outputs read from a file being rewritten or truncated are not published.
     func requireUnchanged() throws {

@@ -25,6 +25,8 @@ struct Picture: Codable, Hashable, Sendable {
         /// An HDR photo's gain map, as the header names it (`write` reads it, or leaves it out
         /// with the reason when it is one mediabatch does not read).
         var gainMap: GainMapKind? = nil
+        /// A camera RAW's: where its picture comes from (set by `decode`).
+        var raw: RawDecoding? = nil
 
         /// As shown: orientations 5–8 turn the image a quarter.
         var upright: PixelSize { (5...8).contains(orientation) ? PixelSize(width: stored.height, height: stored.width) : stored }

@@ -23,6 +23,8 @@ public enum CostEstimator {
         public var bitsPerSample: Int
         /// An HDR photo's gain map is read too.
         public var hasGainMap: Bool
+        /// A camera RAW's: a preview, or a develop (full or half-size).
+        var raw: RawDecoding?
 
         public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int, hasGainMap: Bool = false) {
             self.format = format
@@ -36,6 +38,12 @@ public enum CostEstimator {
             self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample,
                       hasGainMap: picture?.gainMap != nil)
         }
+
+        /// A camera RAW's, from the picture `decode` planned.
+        init(format: MediaFormat, raw picture: Picture.Source) {
+            self.init(format: format, width: picture.stored.width, height: picture.stored.height, bitsPerSample: 8)
+            raw = picture.raw
+        }
     }
 
     public static func estimate(image header: ImageHeader, maxPixelSize: Int?) -> Int {
@@ -47,6 +55,15 @@ public enum CostEstimator {
         case .streaming(let perPixel, let shrinksOnLoad):
             let shrink = shrinksOnLoad ? Double(jpegShrinkOnLoad(header, maxPixelSize: maxPixelSize)) : 1
             return fixedBytes + Int(pixels / (shrink * shrink) * perPixel * depth) + gainMapBytes(header)
+        case .rawDevelop(let rawPerPixel, let imagePerPixel):
+            guard let raw = header.raw else { return copyBytes }
+            switch raw.choice(needing: maxPixelSize) {
+            case .preview:
+                // The JPEG's bytes and its pixels, decoded whole.
+                return fixedBytes + (raw.preview.map { $0.width * $0.height * 4 } ?? 0)
+            case .develop(let halfSize):
+                return fixedBytes + Int(pixels * rawPerPixel + pixels * imagePerPixel / (halfSize ? 4 : 1))
+            }
         case .none:
             return copyBytes
         }
@@ -81,7 +98,8 @@ public enum CostEstimator {
         let kept = pixels.reduce(0) { $0 + $1.width * $1.height * 3 }
         let largestArea = Double(pixels.map { $0.width * $0.height }.max() ?? 0)
         let encode = fixedBytes + Int(largestArea * (formats.compactMap { $0.row.encoder?.bytesPerPixel }.max() ?? 0))
-        let wholeFrame = if case .wholeFrame = header.format.row.decodeCost { true } else { false }
+        // A RAW's develop, like a whole frame, is given back (LibRaw's buffers freed) before any encode.
+        let wholeFrame = switch header.format.row.decodeCost { case .wholeFrame, .rawDevelop: true; default: false }
         let working = wholeFrame ? max(decode, encode) : decode + encode - fixedBytes
         return working + kept
     }

@@ -110,7 +110,7 @@ public struct Inspection: Codable, Equatable, Sendable {
         case .image(let image, let metadata, let structure):
             inspection = readImage(path: path, format: format, image, metadata)
             inspection.gainMap = structure.gainMap?.rawValue
-        case .cameraRaw(let metadata):
+        case .cameraRaw(_, let metadata):
             inspection = Inspection(path: path, kind: .image, format: format)
             inspection.read(metadata)
         case .video(let probe, let movie): inspection = readVideo(path: path, format: format, probe, movie)

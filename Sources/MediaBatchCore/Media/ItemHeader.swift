@@ -1,5 +1,6 @@
 import AVFormatKit
 import Foundation
+import LibRawKit
 import MediaFormats
 import MetadataKit
 import PipelineModel
@@ -10,9 +11,10 @@ import VipsKit
 struct ItemHeader {
     enum Content {
         case image(VImage, ImageMetadata, ImageStructure)
-        /// A camera's RAW: its metadata, read by its container where mediabatch has one; its
+        /// A camera's RAW: what LibRaw reads of its headers (or why it cannot: the file may still
+        /// be copied), and its metadata, read by its container where mediabatch has one; its
         /// pixels are never handed to libvips, whose TIFF loader would read the thumbnail.
-        case cameraRaw(ImageMetadata)
+        case cameraRaw(Result<RawFacts, LibRawError>, ImageMetadata)
         case video(VideoProbe, MovieMetadata?)
     }
 
@@ -30,7 +32,7 @@ struct ItemHeader {
             // libavformat has read the streams; a moov the box walker rejects just has no tags to show.
             content = .video(probe, try? MovieMetadata(contentsOfFile: path))
         } else if format.isCameraRaw {
-            content = .cameraRaw(ImageMetadata(format: format, path: path))
+            content = .cameraRaw(RawFile.facts(ofFile: path), ImageMetadata(format: format, path: path))
         } else {
             if let decoder = format.row.decoder, !decoder.hasLoader {
                 throw StageFailure(.unsupportedFormat, "unsupported format: \(format.rawValue) (\(format.row.help)): this libvips has no loader for it")
@@ -63,7 +65,7 @@ struct ItemHeader {
     /// unchanged folder reads no header.
     var contentIdentifier: String? {
         switch content {
-        case .image(_, let metadata, _), .cameraRaw(let metadata): return metadata.exif?.appleMakerNote?.contentIdentifier
+        case .image(_, let metadata, _), .cameraRaw(_, let metadata): return metadata.exif?.appleMakerNote?.contentIdentifier
         case .video(_, let movie): return movie?.contentIdentifier
         }
     }

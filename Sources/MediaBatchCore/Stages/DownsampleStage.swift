@@ -17,9 +17,9 @@ struct DownsampleStage: PipelineStage {
 
     /// Shrinking on load lowers the cost of decoding (see `CostEstimator`).
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let image = item.image?.image, plan.outputs.contains(where: { $0.picture != nil }) else { return }
+        guard let source = plan.outputs.first?.picture?.source, let header = item.costHeader(source) else { return }
         plan.mapPictures { $0.fitted(in: options.box, options.fit) }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, picture: item.pictureSource),
+        plan.estimatedBytes = CostEstimator.estimate(image: header,
                                                      maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }
 }

@@ -6,7 +6,7 @@ enum StageFactory {
         stages.map { stage -> PipelineStage in
             switch stage {
             case .filter(let filter): return FilterStage(filter: filter)
-            case .decode: return DecodeStage(maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
+            case .decode(let options): return DecodeStage(options: options, maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
             case .downsample(let options): return DownsampleStage(options: options)
             case .transcode(let options): return TranscodeStage(options: options)
             case .variants(let options): return VariantsStage(options: options)

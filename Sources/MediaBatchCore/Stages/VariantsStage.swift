@@ -24,7 +24,7 @@ struct VariantsStage: PipelineStage {
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let image = item.image?.image, let base = plan.outputs.first?.picture, plan.upright != nil else { return }
+        guard let base = plan.outputs.first?.picture, let header = item.costHeader(base.source), plan.upright != nil else { return }
         let variants = Self.variants(of: base, sizes: options.sizes, fit: options.fit)
         plan.outputs = variants.flatMap { size, picture in
             options.formats.map { format in
@@ -34,7 +34,7 @@ struct VariantsStage: PipelineStage {
             }
         }
         plan.placeholder = options.placeholder
-        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, picture: item.pictureSource),
+        plan.estimatedBytes = CostEstimator.estimate(variantsOf: header,
                                                      pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }
 
