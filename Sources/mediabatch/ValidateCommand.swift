@@ -13,6 +13,7 @@ struct ValidateCommand: ParsableCommand {
         let loaded = try file.load()
         let stages = loaded.stages.map(\.name.rawValue).joined(separator: ", ")
         print("\(file.pipeline): valid (version \(loaded.version), \(loaded.stages.count) stages: \(stages))")
+        for case .decode(let decode) in loaded.stages { print("  decode: \(decode.explanation)") }
         for case .downsample(let downsample) in loaded.stages { print("  downsample: \(downsample.explanation)") }
         for case .transcode(let transcode) in loaded.stages { print("  transcode: \(transcode.explanation)") }
         for case .variants(let variants) in loaded.stages { print("  variants: \(variants.explanation)") }

@@ -33,6 +33,13 @@ struct RawDecoding: Codable, Hashable, Sendable {
         .develop(halfSize: needed <= developed.longestSide / 2)
     }
 
+    /// How many times smaller libjpeg may decode the preview (1, 2, 4 or 8) and still cover
+    /// `needed` on its longest side (libjpeg rounds its sides up).
+    func previewShrink(needing needed: Int) -> Int {
+        let longest = preview?.longestSide ?? 0
+        return [8, 4, 2].first { (longest + $0 - 1) / $0 >= needed } ?? 1
+    }
+
     /// The preview is at least `needed` on its longest side.
     func previewCovers(_ needed: Int) -> Bool {
         (preview?.longestSide ?? 0) >= needed

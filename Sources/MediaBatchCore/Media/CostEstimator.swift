@@ -59,8 +59,10 @@ public enum CostEstimator {
             guard let raw = header.raw else { return copyBytes }
             switch raw.choice(needing: maxPixelSize) {
             case .preview:
-                // The JPEG's bytes and its pixels, decoded whole.
-                return fixedBytes + (raw.preview.map { $0.width * $0.height * 4 } ?? 0)
+                // The JPEG's bytes twice (LibRaw's copy, ours: half a byte a pixel) and its pixels as
+                // libjpeg decodes them, shrunk on load where it can.
+                let pixels = Double(raw.preview.map { $0.width * $0.height } ?? 0), shrink = Double(raw.previewShrink(needing: maxPixelSize ?? Int.max))
+                return fixedBytes + Int(pixels * 0.5 + pixels / (shrink * shrink) * 4)
             case .develop(let halfSize):
                 return fixedBytes + Int(pixels * rawPerPixel + pixels * imagePerPixel / (halfSize ? 4 : 1))
             }

@@ -32,14 +32,15 @@ enum RawPicture {
         switch choice {
         case .preview:
             let jpeg = try libRaw("cannot read its embedded preview") { try RawFile(path: path).previewJPEG() }
-            let image: VImage
+            let image: VImage, shrink = raw.previewShrink(needing: needed)
             do {
-                image = try VImage.decodingJPEG(jpeg, maxPixels: Int.max).oriented(raw.orientation)
+                image = try VImage.decodingJPEG(jpeg, maxPixels: Int.max, shrink: shrink).oriented(raw.orientation)
             } catch let error as VipsError {
                 throw StageFailure(.decodeFailed, "cannot decode its embedded preview: \(error.message)")
             }
-            let short = max(image.width, image.height) < needed
-            return (image, .init(source: .preview, width: image.width, height: image.height, asked: short ? needed : nil))
+            // The preview's own size, though libjpeg may have decoded it smaller.
+            let size = raw.preview ?? PixelSize(width: image.width, height: image.height)
+            return (image, .init(source: .preview, width: size.width, height: size.height, asked: size.longestSide < needed ? needed : nil))
         case .develop(let halfSize):
             let developed = try libRaw("LibRaw cannot develop it") { try RawFile(path: path).develop(halfSize: halfSize) }
             let image = try developed.withSamples {
