@@ -95,6 +95,14 @@ final class RawPictureTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try VImage.decode(try XCTUnwrap(small.output).path).width, 300)
     }
 
+    /// `inspect` says what a full develop makes, as stored, and the RAW's own orientation.
+    func testInspectReadsTheRawsSizeFromLibRaw() throws {
+        let inspection = try Inspection.read(path: Self.input.appendingPathComponent("sideways.dng").path)
+        XCTAssertEqual([inspection.width, inspection.height], [1200, 900])
+        XCTAssertEqual(inspection.orientation, 6)
+        XCTAssertEqual(inspection.make, "Mediabatch")
+    }
+
     /// The RAW's EXIF goes to its outputs (orientation 1: the pixels are upright), its location
     /// only where no stage strips it.
     func testTheRawsMetadataGoesToItsOutputs() throws {
