@@ -2,7 +2,7 @@
 """Makes a developable DNG from a real photo, for the RAW tests and bench/ (no camera's RAW is committed).
 
   make-dng.py SOURCE OUT [--width PX] [--orientation N] [--preview PX] [--preview-orientation N] [--gps]
-              [--baseline-exposure EV] [--truncate FRACTION]
+              [--baseline-exposure EV] [--truncate FRACTION] [--broken-preview]
 
 The photo (resized so its longest side is --width) is taken back to linear light, through a known
 camera: linear sRGB primaries seen with gains (0.55, 1, 0.7) — ColorMatrix1 says so and AsShotNeutral
@@ -11,7 +11,8 @@ a DNG out: IFD0 a 256 px RGB thumbnail with the camera's tags, EXIF (and --gps: 
 49°10'48"N 0°22'12"W), SubIFD 1 the CFA, SubIFD 2 (--preview PX, longest side) the photo as a JPEG,
 stored like the sensor data (unturned) and carrying its own EXIF orientation (--preview-orientation),
 as some cameras' previews do. --orientation is the RAW's own; the sensor data comes last, and --truncate
-keeps only that fraction of it. Needs numpy and pyvips (the tests' venv).
+keeps only that fraction of it; --broken-preview cuts the preview's JPEG in half. Needs numpy and pyvips
+(the tests' venv).
 """
 import argparse
 import struct
@@ -125,6 +126,8 @@ def layout(arguments, photo, cfa_at):
         preview = preview.copy()
         preview.set_type(pyvips.GValue.gint_type, 'orientation', arguments.preview_orientation)
         jpeg = preview.jpegsave_buffer(Q=92)
+        if arguments.broken_preview:
+            jpeg = jpeg[:len(jpeg) // 2]
         preview_at = tiff.blob(jpeg)
         subifds.append(tiff.directory([
             (0x00FE, 'long', [1]), (0x0100, 'long', [preview.width]), (0x0101, 'long', [preview.height]),
@@ -162,4 +165,5 @@ if __name__ == '__main__':
     parser.add_argument('--gps', action='store_true')
     parser.add_argument('--baseline-exposure', type=float)
     parser.add_argument('--truncate', type=float, help='keep this fraction of the sensor data (a file cut off)')
+    parser.add_argument('--broken-preview', action='store_true', help='the preview JPEG cut in half')
     make(parser.parse_args())

@@ -20,6 +20,8 @@ final class RawPictureTests: XCTestCase, RunsPipelines {
                                   preview: 1024, previewOrientation: 6, gps: true)
         // The same with a 384 px preview.
         try! DevelopableDNG.write(to: input.appendingPathComponent("small-preview.dng"), width: 1200, orientation: 6, preview: 384)
+        // A 1024 px preview whose JPEG is cut in half.
+        try! DevelopableDNG.write(to: input.appendingPathComponent("broken-preview.dng"), width: 1200, preview: 1024, brokenPreview: true)
         // Half its sensor data cut off, with a 384 px preview.
         try! DevelopableDNG.write(to: input.appendingPathComponent("cut.dng"), width: 1200, preview: 384, truncate: 0.5)
     }
@@ -101,6 +103,20 @@ final class RawPictureTests: XCTestCase, RunsPipelines {
         XCTAssertEqual([inspection.width, inspection.height], [1200, 900])
         XCTAssertEqual(inspection.orientation, 6)
         XCTAssertEqual(inspection.make, "Mediabatch")
+    }
+
+    /// `auto` takes a preview large enough; when it does not decode, the develop is the picture,
+    /// and the report says why. `preview` has no other source: the item fails.
+    func testAPreviewThatDoesNotDecodeFallsBackToTheDevelop() throws {
+        let (item, output) = try run("broken-preview.dng", size: 600)
+        XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
+        XCTAssertEqual(item.rawSource?.source, .develop)
+        XCTAssertEqual(item.rawSource?.halfSize, true)
+        XCTAssertEqual(item.rawSource?.fallbackReason?.hasPrefix("cannot decode its embedded preview: "), true, item.rawSource?.fallbackReason ?? "")
+        XCTAssertEqual(try VImage.decode(try XCTUnwrap(output).path).width, 600)
+        let failed = try run("broken-preview.dng", raw: "preview", size: 600).item
+        XCTAssertEqual(failed.error?.code, .decodeFailed)
+        XCTAssertEqual(failed.error?.message.hasPrefix("cannot decode its embedded preview: "), true, failed.error?.message ?? "")
     }
 
     /// The RAW's EXIF goes to its outputs (orientation 1: the pixels are upright), its location

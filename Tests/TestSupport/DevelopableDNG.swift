@@ -10,13 +10,14 @@ public enum DevelopableDNG {
 
     /// Writes a DNG of `width` px (landscape, as stored) to `url`; `preview`: the longest side of
     /// its embedded JPEG (0: none), which carries EXIF orientation `previewOrientation`;
-    /// `truncate`: the fraction of the sensor data kept.
+    /// `truncate`: the fraction of the sensor data kept; `brokenPreview`: the preview's JPEG cut in half.
     public static func write(to url: URL, width: Int = 600, orientation: Int = 1, preview: Int = 0, previewOrientation: Int = 1,
-                             gps: Bool = false, truncate: Double? = nil) throws {
+                             gps: Bool = false, truncate: Double? = nil, brokenPreview: Bool = false) throws {
         var arguments = [Fixtures.repositoryRoot.appendingPathComponent("scripts/make-dng.py").path, photo, url.path,
                          "--width", "\(width)", "--orientation", "\(orientation)", "--preview", "\(preview)",
                          "--preview-orientation", "\(previewOrientation)"]
         if gps { arguments.append("--gps") }
+        if brokenPreview { arguments.append("--broken-preview") }
         if let truncate { arguments += ["--truncate", "\(truncate)"] }
         let result = try runProcess(try PythonReference.python(), arguments)
         guard result.exitCode == 0 else { throw PythonReferenceError(message: result.stderr) }
