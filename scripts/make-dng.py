@@ -2,7 +2,7 @@
 """Makes a developable DNG from a real photo, for the RAW tests and bench/ (no camera's RAW is committed).
 
   make-dng.py SOURCE OUT [--width PX] [--orientation N] [--preview PX] [--preview-orientation N] [--gps]
-              [--baseline-exposure EV] [--truncate FRACTION] [--broken-preview]
+              [--baseline-exposure EV] [--truncate FRACTION] [--broken-preview] [--empty-sensor-data]
 
 The photo (resized so its longest side is --width) is taken back to linear light, through a known
 camera: linear sRGB primaries seen with gains (0.55, 1, 0.7) — ColorMatrix1 says so and AsShotNeutral
@@ -11,8 +11,8 @@ a DNG out: IFD0 a 256 px RGB thumbnail with the camera's tags, EXIF (and --gps: 
 49°10'48"N 0°22'12"W), SubIFD 1 the CFA, SubIFD 2 (--preview PX, longest side) the photo as a JPEG,
 stored like the sensor data (unturned) and carrying its own EXIF orientation (--preview-orientation),
 as some cameras' previews do. --orientation is the RAW's own; the sensor data comes last, and --truncate
-keeps only that fraction of it; --broken-preview cuts the preview's JPEG in half. Needs numpy and pyvips
-(the tests' venv).
+keeps only that fraction of it; --empty-sensor-data keeps 16 bytes of it and says that is all;
+--broken-preview cuts the preview's JPEG in half. Needs numpy and pyvips (the tests' venv).
 """
 import argparse
 import struct
@@ -103,15 +103,18 @@ def make(arguments):
     cfa = mosaic(pixels).tobytes()
     # The sensor data last, as cameras write it (a cut-off file loses pixels, not directories):
     # laid out once to learn where it goes.
-    head = layout(arguments, photo, 0)
-    head = layout(arguments, photo, len(head))
+    sensor_bytes = 16 if arguments.empty_sensor_data else len(cfa)
+    head = layout(arguments, photo, 0, sensor_bytes)
+    head = layout(arguments, photo, len(head), sensor_bytes)
     cut = len(cfa) if arguments.truncate is None else int(len(cfa) * arguments.truncate)
+    if arguments.empty_sensor_data:
+        cfa, cut = cfa[:16], 16
     with open(arguments.out, 'wb') as out:
         out.write(head + cfa[:cut])
 
 
-def layout(arguments, photo, cfa_at):
-    """The file up to the sensor data, which starts at cfa_at."""
+def layout(arguments, photo, cfa_at, sensor_bytes):
+    """The file up to the sensor data, sensor_bytes long from cfa_at."""
     width, height = photo.width, photo.height
     tiff = TIFF()
     thumbnail = photo.thumbnail_image(256)
@@ -119,7 +122,7 @@ def layout(arguments, photo, cfa_at):
     subifds = [tiff.directory([
         (0x00FE, 'long', [0]), (0x0100, 'long', [width]), (0x0101, 'long', [height]), (0x0102, 'short', [16]),
         (0x0103, 'short', [1]), (0x0106, 'short', [32803]), (0x0111, 'long', [cfa_at]), (0x0115, 'short', [1]),
-        (0x0116, 'long', [height]), (0x0117, 'long', [width * height * 2]), (0x011C, 'short', [1]),
+        (0x0116, 'long', [height]), (0x0117, 'long', [sensor_bytes]), (0x011C, 'short', [1]),
         (0x828D, 'short', [2, 2]), (0x828E, 'byte', [0, 1, 1, 2]), (0xC61A, 'long', [0]), (0xC61D, 'long', [WHITE])])]
     if arguments.preview:
         preview = photo.thumbnail_image(arguments.preview, height=arguments.preview)
@@ -166,4 +169,6 @@ if __name__ == '__main__':
     parser.add_argument('--baseline-exposure', type=float)
     parser.add_argument('--truncate', type=float, help='keep this fraction of the sensor data (a file cut off)')
     parser.add_argument('--broken-preview', action='store_true', help='the preview JPEG cut in half')
+    parser.add_argument('--empty-sensor-data', action='store_true',
+                        help='16 bytes of sensor data, said to be all of it (as exiftool\'s test images are)')
     make(parser.parse_args())

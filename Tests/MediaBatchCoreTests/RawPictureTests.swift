@@ -22,6 +22,8 @@ final class RawPictureTests: XCTestCase, RunsPipelines {
         try! DevelopableDNG.write(to: input.appendingPathComponent("small-preview.dng"), width: 1200, orientation: 6, preview: 384)
         // A 1024 px preview whose JPEG is cut in half.
         try! DevelopableDNG.write(to: input.appendingPathComponent("broken-preview.dng"), width: 1200, preview: 1024, brokenPreview: true)
+        // Its sensor data removed but 16 bytes, with a 384 px preview: exiftool's test images are such.
+        try! DevelopableDNG.write(to: input.appendingPathComponent("emptied.dng"), width: 1200, preview: 384, emptySensorData: true)
         // Half its sensor data cut off, with a 384 px preview.
         try! DevelopableDNG.write(to: input.appendingPathComponent("cut.dng"), width: 1200, preview: 384, truncate: 0.5)
     }
@@ -83,15 +85,19 @@ final class RawPictureTests: XCTestCase, RunsPipelines {
         XCTAssertEqual([written.width, written.height], [768, 1024])
     }
 
-    /// A RAW cut off: its develop fails; `auto` then has only a preview smaller than asked, and
-    /// the item fails naming both reasons. Asked for no more than the preview, it is written.
+    /// A RAW cut off, or emptied of its sensor data: its develop is known to fail from its
+    /// directories; `auto` then has only a preview smaller than asked, and the item fails naming
+    /// both reasons. Asked for no more than the preview, it is written.
     func testAFailedDevelopWithATooSmallPreviewFailsNamingBoth() throws {
         let failed = try run("cut.dng", size: 1000).item
         XCTAssertEqual(failed.status, .failed)
         XCTAssertEqual(failed.error?.code, .decodeFailed)
         let message = failed.error?.message ?? ""
-        XCTAssertTrue(message.hasPrefix("LibRaw cannot develop it: "), message)
+        XCTAssertTrue(message.hasPrefix("LibRaw cannot develop it: the file is cut off (its image data reach byte "), message)
         XCTAssertTrue(message.hasSuffix("; and its embedded preview, 384×288, is smaller than the 1000 px needed"), message)
+        let emptied = try run("emptied.dng", size: 1000).item
+        XCTAssertEqual(emptied.error?.message, "LibRaw cannot develop it: its sensor data are 16 bytes, fewer than a bit a sample "
+                                               + "(135000 bytes): they were removed; and its embedded preview, 384×288, is smaller than the 1000 px needed")
         let small = try run("cut.dng", size: 300)
         XCTAssertEqual(small.item.rawSource, .init(source: .preview, width: 384, height: 288))
         XCTAssertEqual(try VImage.decode(try XCTUnwrap(small.output).path).width, 300)

@@ -44,15 +44,21 @@ final class ItemContext {
     /// An image's or a camera RAW's metadata, every copy merged; nil for a movie.
     var metadata: ImageMetadata? {
         switch try? header.get().content {
-        case .image(_, let metadata, _)?, .cameraRaw(_, let metadata)?: return metadata
+        case .image(_, let metadata, _)?, .cameraRaw(_, let metadata, _)?: return metadata
         case .video?, nil: return nil
         }
     }
 
     /// What LibRaw read of a camera RAW's headers; nil for anything else, or a RAW LibRaw cannot open.
     var rawFacts: RawFacts? {
-        guard case .cameraRaw(let facts, _)? = try? header.get().content else { return nil }
+        guard case .cameraRaw(let facts, _, _)? = try? header.get().content else { return nil }
         return try? facts.get()
+    }
+
+    /// Why a camera RAW's sensor data cannot be developed, known from its header: it is cut off.
+    var rawCutOff: String? {
+        guard case .cameraRaw(_, _, let cutOff)? = try? header.get().content else { return nil }
+        return cutOff
     }
 
     /// The file's primary picture as its header describes it (a RAW's: a full develop, which

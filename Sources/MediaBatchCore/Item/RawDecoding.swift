@@ -10,6 +10,8 @@ struct RawDecoding: Codable, Hashable, Sendable {
     let developed: PixelSize
     /// The embedded JPEG preview LibRaw chooses, upright; nil when the RAW has none.
     let preview: PixelSize?
+    /// Why a develop would fail, known from the header (the file is cut off): it is not tried.
+    var undevelopable: String? = nil
     /// EXIF's 1...8: how the RAW is turned upright (its develop is by LibRaw; its preview, stored
     /// as the sensor is, by this alone, whatever tag the JPEG carries).
     let orientation: Int

@@ -20,7 +20,7 @@ enum MediaClassifier {
             facts.hasGainMap = structure.gainMap != nil
             facts.width = image.width
             facts.height = image.height
-        case .cameraRaw(let raw, let metadata)?:
+        case .cameraRaw(let raw, let metadata, _)?:
             facts.kinds.insert(.rawPhotos)
             facts.read(metadata)
             // As stored, as an image's are: what a full develop makes before it is turned.

@@ -42,6 +42,7 @@ enum RawPicture {
             let size = raw.preview ?? PixelSize(width: image.width, height: image.height)
             return (image, .init(source: .preview, width: size.width, height: size.height, asked: size.longestSide < needed ? needed : nil))
         case .develop(let halfSize):
+            if let undevelopable = raw.undevelopable { throw StageFailure(.decodeFailed, "LibRaw cannot develop it: \(undevelopable)") }
             let developed = try libRaw("LibRaw cannot develop it") { try RawFile(path: path).develop(halfSize: halfSize) }
             let image = try developed.withSamples {
                 try VImage.decoded(copying: $0, width: developed.width, height: developed.height, bands: developed.bands)

@@ -21,7 +21,7 @@ struct DecodeStage: PipelineStage {
 
     func check(_ item: ItemContext) throws {
         switch try item.header.get().content {
-        case .cameraRaw(let facts, _):
+        case .cameraRaw(let facts, _, _):
             let developed = try Self.rawFacts(facts, item.format).developed
             try refuseTooMany(developed.width, developed.height)
         case .image(let image, _, _):
@@ -60,7 +60,7 @@ struct DecodeStage: PipelineStage {
             let turned = (5...8).contains(raw.orientation)
             source.raw = RawDecoding(mode: options.raw, developed: source.upright, preview: raw.preview.map {
                 PixelSize(width: turned ? $0.height : $0.width, height: turned ? $0.width : $0.height)
-            }, orientation: raw.orientation)
+            }, undevelopable: item.rawCutOff, orientation: raw.orientation)
         }
         guard let header = item.costHeader(source) else { return }
         plan.estimatedBytes = CostEstimator.estimate(image: header, maxPixelSize: nil)
