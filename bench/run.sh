@@ -15,9 +15,9 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability posters"}
 
-./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs libraw-bin
+./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs ffmpegthumbnailer libraw-bin
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
 # .build/trixie when make bench-trixie runs this in the Debian 13 root).
 if [[ -n ${MEDIABATCH:-} ]]; then
@@ -76,6 +76,18 @@ make_inputs() {
         ln "$src" "$dir/f$((i / 100))/$i-$(basename "$src")"
         i=$((i + 1))
       done ;;
+    posters20) # the sample movies and three clips made here (4K HEVC 10-bit PQ, 1080p HLG, 1080p HEVC turned a quarter): 20 files
+      local clips=$work/poster-clips sources=() hevc=(-c:v libx265 -preset ultrafast -x265-params log-level=error -tag:v hvc1)
+      local hdr=(-pix_fmt yuv420p10le -color_primaries bt2020 -colorspace bt2020nc)
+      mkdir -p "$clips"
+      [ -f "$clips/pq-4k.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=3840x2160:rate=30:duration=8 "${hevc[@]}" "${hdr[@]}" -color_trc smpte2084 "$clips/pq-4k.mp4"
+      [ -f "$clips/hlg-1080.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=8 "${hevc[@]}" "${hdr[@]}" -color_trc arib-std-b67 "$clips/hlg-1080.mp4"
+      if [ ! -f "$clips/turned-1080.mov" ]; then
+        ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=8 "${hevc[@]}" "$clips/stored.mov"
+        ffmpeg -v error -i "$clips/stored.mov" -c copy -metadata:s:v:0 rotate=90 "$clips/turned-1080.mov"; rm "$clips/stored.mov"
+      fi
+      mapfile -t sources < <(ls "$root"/samples/video/* "$root"/samples/livephoto/*.mov "$clips"/*)
+      for i in $(seq 0 19); do src=${sources[$((i % ${#sources[@]}))]}; cp "$src" "$dir/movie$i.${src##*.}"; done ;;
     tiny5000|tiny100000) # many 320 px JPEGs in folders of 1 000 (copies of one, hard-linked across folders: ext4 allows 65 000 links): mediabatch's own cost an item
       local count=${set#tiny} folder
       vips thumbnail "${jpeg_sources[0]}" "$dir/seed.jpg[Q=80]" 320
@@ -519,6 +531,34 @@ if "pyvips-8.18-2-processes" in rows:
 PY
 }
 
+# Posters: mediabatch's poster (auto, and at 10% as ffmpegthumbnailer takes it; 1280 px, JPEG q80; it
+# also copies each movie, as a poster pipeline does) against ffmpegthumbnailer and the ffmpeg CLI with
+# Immich's keyframe chain (skip non-keyframes, the thumbnail filter over 12 of them, the same tone
+# map for HDR), each per file with xargs -P, same sizes.
+posters() {
+  local dir=$work/inputs/posters20 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== posters: $n movies (the corpus' and 1080p/4K HEVC clips, two of them HDR), 1280 px JPEG, $cpus CPUs"
+  local tonemap="zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=iec61966-2-1:m=bt709:r=pc"
+  {
+    timed mediabatch "$mediabatch" run bench/posters.json --input "$dir" --output "$work/out" --quiet
+    timed mediabatch-at-10% "$mediabatch" run bench/posters-10pct.json --input "$dir" --output "$work/out" --quiet
+    timed ffmpegthumbnailer bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c 'ffmpegthumbnailer -i \"\$1\" -o \"$work/out/\$(basename \"\$1\").jpg\" -s 1280 -q 8' _ {}"
+    timed ffmpeg-immich-chain bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '
+      hdr=\$(ffprobe -v error -select_streams v:0 -show_entries stream=color_transfer -of csv=p=0 \"\$1\")
+      case \$hdr in smpte2084|arib-std-b67) tm=\",$tonemap\" ;; *) tm= ;; esac
+      ffmpeg -v error -skip_frame nokey -i \"\$1\" -vf \"thumbnail=12\$tm,scale=1280:1280:force_original_aspect_ratio=decrease\" -frames:v 1 -update 1 -q:v 4 -y \"$work/out/\$(basename \"\$1\").jpg\"' _ {}"
+  } > "$work/posters.txt"
+  awk -v n="$n" '
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
+    END {
+      printf "%-24s %10s %14s %20s %16s\n", "tool", "movies/s", "largest process", "all processes, PSS", "mediabatch is"
+      for (i = 1; i <= NR; i++)
+        printf "%-24s %10.2f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
+    }' "$work/posters.txt"
+}
+
 # Camera RAW to a 2048 px JPEG an item: mediabatch's preview (`auto`) against extracting it with exiftool then
 # vipsthumbnail (what Immich's extractEmbedded does), its half-size develop against dcraw_emu -h then
 # vipsthumbnail, and its full develop (to 4096 px) against dcraw_emu then vipsthumbnail; the peers per file, all CPUs.
@@ -561,6 +601,7 @@ for set in $sets; do
     tinymeta) make_inputs tinymeta5000; tinymeta ;;
     durability) make_inputs jpeg12; make_inputs tinymeta5000; durability ;;
     privacy) make_inputs privacy; privacy ;;
+    posters) make_inputs posters20; posters ;;
     raw) make_inputs raw27; raw ;;
     hdr) make_inputs hdrheic20; hdr hdrheic20
          if [ -n "$hdr_jpeg" ]; then make_inputs uhdr100; hdr uhdr100; else echo "(no $corpus/jpeg/ultra-hdr.jpg: the Ultra HDR JPEG half is skipped)"; fi ;;

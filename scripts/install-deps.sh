@@ -35,7 +35,7 @@ case "${VERSION_CODENAME:-}" in
   *) echo "install-deps: Debian ${VERSION_CODENAME:-?} is not one mediabatch knows (bookworm, trixie)" >&2; exit 1 ;;
 esac
 
-packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libraw-dev libraw-bin
+packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev zlib1g-dev libraw-dev libraw-bin
           libimage-exiftool-perl libheif-examples libjxl-tools ffmpeg sqlite3 python3 python3-venv strace e2fsprogs "${heif_encoders[@]}")
 if $with_toolchain; then
   # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime, with gold

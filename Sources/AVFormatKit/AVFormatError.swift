@@ -1,14 +1,30 @@
-/// A libavformat call that failed.
+/// A call into FFmpeg's libraries that failed, or a movie they read that has nothing to show.
 public struct AVFormatError: Error, CustomStringConvertible, Sendable {
+    public enum Code: String, Sendable {
+        /// A library could not be loaded, or lacks a function.
+        case unavailable
+        /// A library call returned an error.
+        case failed
+        /// The movie has no video stream, no decoder for it, or no frame that decodes.
+        case noPicture
+    }
+
+    public let code: Code
     public let operation: String
     public let message: String
     public var description: String { "\(operation): \(message)" }
+
+    init(_ code: Code = .unavailable, operation: String, message: String) {
+        self.code = code
+        self.operation = operation
+        self.message = message
+    }
 }
 
-/// The one choke point where libavformat return codes become Swift errors.
-func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat) throws {
+/// The one choke point where FFmpeg's return codes become Swift errors.
+func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat) throws(AVFormatError) {
     guard returnCode < 0 else { return }
     var buffer = [CChar](repeating: 0, count: 256)
     _ = library.strerror(returnCode, &buffer, buffer.count)
-    throw AVFormatError(operation: operation, message: String(cString: buffer))
+    throw AVFormatError(.failed, operation: operation, message: String(cString: buffer))
 }

@@ -20,28 +20,22 @@ struct LibAVFormat: @unchecked Sendable {
         do throws(AVFormatError) { return .success(try LibAVFormat()) } catch { return .failure(error) }
     }()
 
+    /// libavformat's own handle: libavcodec's and libavutil's functions are looked up through it.
+    let library: SharedLibrary
+
     private init() throws(AVFormatError) {
         // The major version of the headers compiled against: a different ABI is not loaded.
         // libavcodec and libavutil come with it, and dlsym on its handle searches them too.
-        let file = "libavformat.so.\(LIBAVFORMAT_VERSION_MAJOR)"
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            throw AVFormatError(operation: "load \(file)", message: String(cString: dlerror()))
-        }
-        func function<Function>(_ name: String) throws(AVFormatError) -> Function {
-            guard let address = dlsym(handle, name) else {
-                throw AVFormatError(operation: "load \(file)", message: "no \(name)")
-            }
-            return unsafeBitCast(address, to: Function.self)
-        }
-        openInput = try function("avformat_open_input")
-        findStreamInfo = try function("avformat_find_stream_info")
-        closeInput = try function("avformat_close_input")
-        strerror = try function("av_strerror")
-        mediaTypeName = try function("av_get_media_type_string")
-        codecName = try function("avcodec_get_name")
-        streamSideData = try function("av_stream_get_side_data")
-        displayRotation = try function("av_display_rotation_get")
-        let setLogLevel: @convention(c) (Int32) -> Void = try function("av_log_set_level")
+        library = try SharedLibrary("libavformat.so.\(LIBAVFORMAT_VERSION_MAJOR)")
+        openInput = try library.function("avformat_open_input")
+        findStreamInfo = try library.function("avformat_find_stream_info")
+        closeInput = try library.function("avformat_close_input")
+        strerror = try library.function("av_strerror")
+        mediaTypeName = try library.function("av_get_media_type_string")
+        codecName = try library.function("avcodec_get_name")
+        streamSideData = try library.function("av_stream_get_side_data")
+        displayRotation = try library.function("av_display_rotation_get")
+        let setLogLevel: @convention(c) (Int32) -> Void = try library.function("av_log_set_level")
         setLogLevel(AV_LOG_QUIET)
     }
 }

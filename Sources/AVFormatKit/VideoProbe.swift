@@ -30,7 +30,7 @@ public enum AVFormat {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(library.openInput(&context, path, nil, nil), "open", library)
         defer { library.closeInput(&context) }
-        guard let context else { throw AVFormatError(operation: "open", message: "no context") }
+        guard let context else { throw AVFormatError(.failed, operation: "open", message: "no context") }
         // Finding stream info decodes frames: 28% of a dry run's time over Live Photo movies.
         // MOV and MP4 headers state every stream's codec, size, rate and the duration already.
         if !headerDescribesEveryStream(context) {
@@ -64,7 +64,7 @@ public enum AVFormat {
     /// and video stream's codec, and a video stream's size and average frame rate. A data stream
     /// may stay unnamed: reading packets cannot name Apple's timed metadata (`mebx`, in Live Photo,
     /// cinematic and GPS-tagged iPhone movies) either, and tried to for a third of a dry run's time.
-    private static func headerDescribesEveryStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+    static func headerDescribesEveryStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         guard context.pointee.duration > 0, context.pointee.nb_streams > 0 else { return false }
         return (0..<Int(context.pointee.nb_streams)).allSatisfy { index in
             guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee else { return false }
@@ -79,13 +79,13 @@ public enum AVFormat {
     }
 
     /// A rate, or nil when libavformat left it unknown (0/0).
-    private static func rate(_ rational: AVRational) -> Double? {
+    static func rate(_ rational: AVRational) -> Double? {
         guard rational.num > 0, rational.den > 0 else { return nil }
         return Double(rational.num) / Double(rational.den)
     }
 
     /// The display matrix's rotation, clockwise and in 0..<360; nil when the matrix is unusable.
-    private static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>, _ library: LibAVFormat) -> Int? {
+    static func clockwiseRotation(of stream: UnsafeMutablePointer<AVStream>, _ library: LibAVFormat) -> Int? {
         var size = 0
         // libavformat attaches no matrix for the identity: the video is shown as stored.
         guard let data = library.streamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, &size) else { return 0 }

@@ -10,6 +10,8 @@ public enum Defaults {
     public static let extensionMismatch = Pipeline.ExtensionMismatch.fail
     public static let followSymlinks = false
     public static let trusted = false
+    /// The camera's JPEG is what its owner saw on the camera's screen.
+    public static let rawJpegPairs = Pipeline.RawJpegPairs.jpeg
     public static let memoryBudget = ByteSize(bytes: 1 << 30)
     /// sharp's default: 16383 × 16383.
     public static let maxPixels = 268_402_689
@@ -25,6 +27,10 @@ public enum Defaults {
     /// quality high. (Each output format's own default quality and effort are in `FormatTable`.)
     public static let keptFormatQuality = 80
     public static let writePath = "{dir}/{stem}.{ext}"
+    /// Beside the movie's own output.
+    public static let posterPath = "{dir}/{stem}.poster.{ext}"
+    /// Immich's and ffmpegthumbnailer's idea: a frame that shows what the movie is.
+    public static let posterTime = Stage.PosterTime.auto
     /// `variants.placeholder`: none unless asked for.
     public static let placeholder: Stage.Placeholder? = nil
     /// A Live Photo stays a pair unless the pipeline says otherwise.

@@ -30,6 +30,7 @@ extension Stage {
         case .filter(let filter): return "filter(\(filter.match.fingerprint),livePhotoVideo=\(filter.livePhotoVideo.rawValue))"
         // The default's text is the one from before RAW: no image's recipe changes.
         case .decode(let options): return options.raw == Defaults.rawSource ? "decode" : "decode(raw=\(options.raw.rawValue))"
+        case .poster(let poster): return "poster(at=\(poster.at.fingerprint))"
         case .downsample(let options):
             // A square box fitted inside is maxPixelSize's: the same text as before the other fits.
             if let side = options.box.width, options.box.height == side, options.fit == Fit() { return "downsample(\(side))" }
@@ -49,7 +50,20 @@ extension Stage {
                 + "\(variants.fit.fingerprint))"
         case .stripMetadata(.remove(let groups)): return "stripMetadata(\(groups.map(\.rawValue).sorted().joined(separator: ",")))"
         case .stripMetadata(.keep(let kept)): return "stripMetadata(keep:\(kept.map(\.rawValue).sorted().joined(separator: ",")))"
-        case .write(let options): return "write(\(options.path.text))"
+        case .write(let options):
+            // The poster's path only where it is not the default, so pipelines written before posters keep their fingerprints.
+            let poster = options.posterPath.text == Defaults.posterPath ? "" : ",posterPath=\(options.posterPath.text)"
+            return "write(\(options.path.text)\(poster))"
+        }
+    }
+}
+
+extension Stage.PosterTime {
+    public var fingerprint: String {
+        switch self {
+        case .auto: return "auto"
+        case .seconds(let seconds): return "\(seconds)s"
+        case .percent(let percent): return "\(percent)%"
         }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// root and never able to climb out of it.
 ///
 /// - `{dir}`, `{stem}`, `{ext}`: the input's folder (relative to the input root), its name
-///   without extension, the output format's extension;
+///   without extension, the output format's extension; `{inputExt}` the input's own extension,
+///   lowercased (`IMG_0001.cr2.jpg` beside `IMG_0001.jpg.jpg` for a RAW+JPEG pair);
 /// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture date as the camera's clock
 ///   read it (tokens `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`; falls back to the file's time);
 /// - `{hash:8}`: the first 8 (4–64) hex digits of the input's SHA-256; `{hash}` is all 64;
@@ -13,7 +14,7 @@ import Foundation
 public struct PathTemplate: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case literal(String)
-        case dir, stem, ext, size, width, height
+        case dir, stem, ext, inputExt, size, width, height
         case date([DateToken])
         case hash(length: Int)
     }
@@ -32,6 +33,8 @@ public struct PathTemplate: Equatable, Sendable {
         public var dir: String
         public var stem: String
         public var ext: String
+        /// The input's own extension, lowercased.
+        public var inputExt: String
         /// The capture instant and the UTC offset its clock was set to (nil: read as UTC).
         public var captured: (date: Date, utcOffsetSeconds: Int?)?
         /// The input's SHA-256 in hex.
@@ -41,11 +44,12 @@ public struct PathTemplate: Equatable, Sendable {
         public var width: Int?
         public var height: Int?
 
-        public init(dir: String, stem: String, ext: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
+        public init(dir: String, stem: String, ext: String, inputExt: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
                     contentHash: String? = nil, size: VariantSize? = nil, width: Int? = nil, height: Int? = nil) {
             self.dir = dir
             self.stem = stem
             self.ext = ext
+            self.inputExt = inputExt
             self.captured = captured
             self.contentHash = contentHash
             self.size = size
@@ -81,7 +85,8 @@ public struct PathTemplate: Equatable, Sendable {
     }
 
     /// Placeholders without an argument, by name.
-    static let simplePlaceholders: [(String, Piece)] = [("dir", .dir), ("stem", .stem), ("ext", .ext), ("hash", .hash(length: 64)),
+    static let simplePlaceholders: [(String, Piece)] = [("dir", .dir), ("stem", .stem), ("ext", .ext), ("inputExt", .inputExt),
+                                                        ("hash", .hash(length: 64)),
                                                         ("size", .size), ("width", .width), ("height", .height)]
     /// How many hex digits `{hash:N}` may take.
     static let hashLengths = 4...64
@@ -99,7 +104,7 @@ public struct PathTemplate: Equatable, Sendable {
         if name.hasPrefix("date:") {
             return .date(try dateTokens(String(name.dropFirst(5)), placeholder: name))
         }
-        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}")
+        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}")
     }
 
     private static func dateTokens(_ pattern: String, placeholder: String) throws -> [DateToken] {
@@ -139,21 +144,24 @@ public struct PathTemplate: Equatable, Sendable {
         return pieces.contains(piece)
     }
 
-    /// Expands the template.
+    /// Expands the template. A variant's placeholder for an output that is no variant (a movie
+    /// beside its poster's variants) takes the separator before it along: `IMG_1-{size}.mov` is `IMG_1.mov`.
     public func render(_ values: Values) -> String {
-        let expanded = pieces.map { piece -> String in
+        var expanded = ""
+        for piece in pieces {
             switch piece {
-            case .literal(let text): return text
-            case .dir: return values.dir
-            case .stem: return values.stem
-            case .ext: return values.ext
-            case .size: return values.size?.text ?? ""
-            case .width: return values.width.map(String.init) ?? ""
-            case .height: return values.height.map(String.init) ?? ""
-            case .hash(let length): return String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
-            case .date(let tokens): return Self.format(values.captured, tokens)
+            case .literal(let text): expanded += text
+            case .dir: expanded += values.dir
+            case .stem: expanded += values.stem
+            case .ext: expanded += values.ext
+            case .inputExt: expanded += values.inputExt
+            case .size, .width, .height:
+                let value = piece == .size ? values.size?.text : (piece == .width ? values.width : values.height).map(String.init)
+                if let value { expanded += value } else if let last = expanded.last, "-_. ".contains(last) { expanded.removeLast() }
+            case .hash(let length): expanded += String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
+            case .date(let tokens): expanded += Self.format(values.captured, tokens)
             }
-        }.joined()
+        }
         // An empty {dir} leaves "/stem.jpg" or "a//b": collapse the empty components. A placeholder
         // can complete a ".." ("{dir}../{stem}" at the input root, a file named "...jpg"): its dots
         // become underscores, or the path would climb out of the output root.

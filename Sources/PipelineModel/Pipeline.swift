@@ -19,6 +19,19 @@ public struct Pipeline: Equatable, Sendable {
         /// Trusted input runs decoders in mediabatch's own process; untrusted input (the
         /// default) runs them in worker processes, so a decoder crash costs one item.
         public var trusted: Bool
+        /// Which file of a camera's RAW+JPEG pair stands for the photo.
+        public var rawJpegPairs: RawJpegPairs
+    }
+
+    /// A camera set to RAW+JPEG writes `IMG_0001.CR2` beside `IMG_0001.JPG` (or a HEIF): one photo,
+    /// two files, which would become one output name.
+    public enum RawJpegPairs: String, CaseIterable, Sendable {
+        /// The camera's JPEG is processed; the RAW is skipped (`pairedWithJpeg`).
+        case jpeg
+        /// The RAW is processed; the JPEG is skipped (`pairedWithRaw`).
+        case raw
+        /// Both are processed: `write.path` must tell them apart.
+        case both
     }
 
     public enum ExtensionMismatch: String, CaseIterable, Sendable {

@@ -53,7 +53,7 @@ struct PipelineDecoder {
         let output = try root.optionalValue(TopLevelKeys.output).map(output) ?? Pipeline.Output(root: nil, manifest: nil)
         let limits = try limits(root.optionalValue(TopLevelKeys.limits) ?? JSONReader(value: .object([:]), path: "limits"))
         let onError = try root.value(TopLevelKeys.onError)
-        let stages = try stageList(root.value(TopLevelKeys.stages))
+        let stages = try stageList(root.value(TopLevelKeys.stages), pairs: input.rawJpegPairs)
         try root.finish(declared: TopLevelKeys.all)
         return Pipeline(version: version, input: input, output: output, limits: limits, onError: onError, stages: stages)
     }
@@ -73,7 +73,8 @@ struct PipelineDecoder {
             formats: Set(try object.value(InputKeys.formats)),
             extensionMismatch: try object.value(InputKeys.extensionMismatch),
             followSymlinks: try object.value(InputKeys.followSymlinks),
-            trusted: try object.value(InputKeys.trusted))
+            trusted: try object.value(InputKeys.trusted),
+            rawJpegPairs: try object.value(InputKeys.rawJpegPairs))
         try object.finish(declared: InputKeys.all)
         return input
     }
@@ -99,9 +100,9 @@ struct PipelineDecoder {
         return limits
     }
 
-    func stageList(_ items: [JSONReader]) throws -> [Stage] {
+    func stageList(_ items: [JSONReader], pairs: Pipeline.RawJpegPairs) throws -> [Stage] {
         let stages = try items.map(stage)
-        try checkOrder(stages, items)
+        try checkOrder(stages, items, pairs: pairs)
         return stages
     }
 

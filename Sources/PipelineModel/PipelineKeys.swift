@@ -40,8 +40,13 @@ enum InputKeys {
     static let trusted = Key("trusted", .boolean, .value(Defaults.trusted),
                              "Run decoders in mediabatch's own process: faster, but a decoder crash ends the run and limits.timeout cannot stop a stuck decode.")
 
+    static let rawJpegPairs = Key("rawJpegPairs", .choice("which file of a RAW+JPEG pair is processed"), .value(Defaults.rawJpegPairs),
+                                  "A RAW beside a JPEG or HEIF of the same name in the same folder is one photo. jpeg: the camera's "
+                                  + "JPEG is processed, the RAW skipped (pairedWithJpeg); raw: the reverse (pairedWithRaw); both: "
+                                  + "both, and write.path must tell them apart ({inputExt} or {hash:N}).")
+
     static let all = [root.described, include.described, exclude.described, formats.described, extensionMismatch.described,
-                      followSymlinks.described, trusted.described]
+                      followSymlinks.described, trusted.described, rawJpegPairs.described]
 }
 
 enum OutputKeys {

@@ -4,6 +4,8 @@ import MediaFormats
 public enum Stage: Equatable, Sendable {
     case filter(Filter)
     case decode(Decode)
+    /// Gives a video item a picture: one of its frames, for the image stages after it.
+    case poster(Poster)
     /// Fits each picture to a box.
     case downsample(Downsample)
     case transcode(Transcode)
@@ -47,6 +49,25 @@ public enum Stage: Equatable, Sendable {
         case develop
         /// The preview, even smaller than asked (the report says by how much).
         case preview
+    }
+
+    public struct Poster: Equatable, Sendable {
+        public var at: PosterTime
+
+        public init(at: PosterTime = Defaults.posterTime) {
+            self.at = at
+        }
+    }
+
+    /// Which frame of a movie is its poster.
+    public enum PosterTime: Codable, Equatable, Hashable, Sendable {
+        /// The most representative keyframe of the first third (never black, faded or blurred);
+        /// a movie under 2 s, its sharpest frame.
+        case auto
+        /// Seconds from the start (past the end: the last frame).
+        case seconds(Double)
+        /// Percent of the duration, 0–100.
+        case percent(Double)
     }
 
     public struct Downsample: Equatable, Sendable {
@@ -114,11 +135,13 @@ public enum Stage: Equatable, Sendable {
 
     public struct Write: Equatable, Sendable {
         public var path: PathTemplate
+        /// Where a movie's poster goes (with a `poster` stage).
+        public var posterPath: PathTemplate
     }
 
     /// Stage kinds, in the order a pipeline lists them.
     public enum Name: String, CaseIterable, Codable, Sendable {
-        case filter, decode, downsample, transcode, variants, stripMetadata, write
+        case filter, decode, poster, downsample, transcode, variants, stripMetadata, write
     }
 
     /// How pipeline files spell stages: each kind by its name, plus presets (see `StageSyntax`).
@@ -128,6 +151,7 @@ public enum Stage: Equatable, Sendable {
         switch self {
         case .filter: return .filter
         case .decode: return .decode
+        case .poster: return .poster
         case .downsample: return .downsample
         case .transcode: return .transcode
         case .variants: return .variants
@@ -162,6 +186,19 @@ extension Stage.Decode {
         case .develop: return "camera RAW: developed by LibRaw (half-size where the later stages need at most half)"
         case .preview: return "camera RAW: its embedded preview, even where it is smaller than the later stages need"
         }
+    }
+}
+
+extension Stage.Poster {
+    /// What the stage makes, in words, for `mediabatch validate`.
+    public var explanation: String {
+        let frame: String
+        switch at {
+        case .auto: frame = "the most representative keyframe of the first third (a movie under 2 s: its sharpest frame)"
+        case .seconds(let seconds): frame = "the frame at \(seconds) s (past the end: the last)"
+        case .percent(let percent): frame = "the frame at \(percent)% of the duration"
+        }
+        return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it"
     }
 }
 

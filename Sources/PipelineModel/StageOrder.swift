@@ -5,7 +5,7 @@ extension PipelineDecoder {
     /// `variants` beside `downsample` or `transcode` (it does both, for every output), a stage
     /// twice, anything after `write` or a stage without one. Pixel stages in any order between
     /// them give the same pictures (see `Picture` in MediaBatchCore); `write` names every output apart.
-    func checkOrder(_ stages: [Stage], _ readers: [JSONReader]) throws {
+    func checkOrder(_ stages: [Stage], _ readers: [JSONReader], pairs: Pipeline.RawJpegPairs) throws {
         // Messages name a stage as the file spells it ("stripLocation", not its kind).
         let spelled = readers.map { reader -> String in
             if case .object(let fields) = reader.value, case .string(let name)? = fields["stage"] { return name }
@@ -19,7 +19,12 @@ extension PipelineDecoder {
             }
             try checkPlace(stage, spelled[index], reader, seen: seen)
             try checkCombination(stage.name, index, stages, reader)
-            if case .write(let write) = stage { try checkNames(write.path, reader, variants: Self.variants(of: stages)) }
+            if case .write(let write) = stage {
+                // Without `decode` every output is a copy under its input's own extension: a pair's files stay apart.
+                let variants = Self.variants(of: stages)
+                try checkNames(write.path, "path", reader, variants: variants, bothPairFilesEncoded: pairs == .both && seen.contains(.decode))
+                if seen.contains(.poster) { try checkNames(write.posterPath, "posterPath", reader, variants: variants, bothPairFilesEncoded: false) }
+            }
         }
         let firstEffect = stages.firstIndex { Self.pixelStages.contains($0.name) || $0.name == .stripMetadata }
         if let firstEffect, !seen.contains(.write) {
@@ -50,6 +55,12 @@ extension PipelineDecoder {
             throw reader.fail("\"\(spelled)\" needs a \"decode\" stage before it\(why)")
         }
         if seen.contains(.write), stage.name != .write { throw reader.fail("\"write\" must be the last stage") }
+        if stage.name == .poster {
+            guard seen.contains(.decode) else { throw reader.fail("\"poster\" needs a \"decode\" stage before it") }
+            if let shaping = Stage.Name.allCases.first(where: { seen.contains($0) && Self.pixelStages.contains($0) }) {
+                throw reader.fail("\"poster\" must come before \"\(shaping.rawValue)\": the stages after it shape the poster")
+            }
+        }
     }
 
     /// Stages that do not go together, named with where the earlier one stands.
@@ -65,9 +76,15 @@ extension PipelineDecoder {
         }
     }
 
-    /// `write.path` tells every output of an item apart, and uses variant placeholders only with variants.
-    private func checkNames(_ template: PathTemplate, _ stage: JSONReader, variants: Stage.Variants?) throws {
-        let path = stage.child("path", .string(template.text))
+    /// `write.path` tells every output of an item apart (and a RAW's from its JPEG's when both are
+    /// processed), and uses variant placeholders only with variants.
+    private func checkNames(_ template: PathTemplate, _ key: String, _ stage: JSONReader, variants: Stage.Variants?,
+                            bothPairFilesEncoded: Bool) throws {
+        let path = stage.child(key, .string(template.text))
+        if bothPairFilesEncoded, !template.uses("inputExt"), !template.usesHash {
+            throw path.fail("with input.rawJpegPairs \"both\", a RAW and its JPEG would be written to the same file: "
+                            + "expected {inputExt} or {hash:N} in \"\(template.text)\"")
+        }
         let sized = ["size", "width", "height"].filter(template.uses)
         guard let variants else {
             if let placeholder = sized.first { throw path.fail("{\(placeholder)} names a variant: it needs a \"variants\" stage") }

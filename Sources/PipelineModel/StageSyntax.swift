@@ -15,7 +15,7 @@ struct StageSyntax {
     let make: (ObjectReader) throws -> Stage
 
     /// Every spelling, in the order messages list them.
-    static let all: [StageSyntax] = [filter, decode, downsample, transcode, variants, stripMetadata, write, stripLocation]
+    static let all: [StageSyntax] = [filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation]
 
     /// Every key of this stage's object, `"stage"` included.
     var keys: [DescribedKey] {
@@ -49,6 +49,14 @@ extension StageSyntax {
         spelling: "decode", name: .decode,
         help: "Opens each item header-first (libvips for images, LibRaw for camera RAW, libavformat for videos); stages that shape pictures need it before them.",
         options: [DecodeKeys.raw.described]) { object in .decode(.init(raw: try object.value(DecodeKeys.raw))) }
+
+    static let poster = StageSyntax(
+        spelling: "poster", name: .poster,
+        help: "Gives each video a picture, one of its frames (upright, HDR tone-mapped to sRGB), for the image stages after it; "
+            + "written at write.posterPath. Images pass through. After decode, before the stages that shape pictures.",
+        options: [PosterKeys.at.described]) { object in
+            .poster(.init(at: try object.value(PosterKeys.at)))
+        }
 
     static let downsample = StageSyntax(
         spelling: "downsample", name: .downsample,
@@ -111,8 +119,8 @@ extension StageSyntax {
     static let write = StageSyntax(
         spelling: "write", name: .write,
         help: "Writes each item's output atomically under the output root; the last stage.",
-        options: [WriteKeys.path.described]) { object in
-            .write(.init(path: try object.value(WriteKeys.path)))
+        options: [WriteKeys.path.described, WriteKeys.posterPath.described]) { object in
+            .write(.init(path: try object.value(WriteKeys.path), posterPath: try object.value(WriteKeys.posterPath)))
         }
 
     static let stripLocation = StageSyntax(
@@ -215,10 +223,18 @@ enum StripMetadataKeys {
                           + "location always. An empty list keeps nothing. Not with remove.")
 }
 
+enum PosterKeys {
+    static let at = Key("at", .posterTime, .value(Defaults.posterTime),
+                        "auto: the most representative keyframe of the first third, never black, faded or blurred (a movie under 2 s: "
+                        + "its sharpest frame); a number: seconds from the start (past the end: the last frame); \"N%\": percent of the duration.")
+}
+
 enum WriteKeys {
     static let path = Key("path", .pathTemplate, .value(try! PathTemplate(Defaults.writePath)),
                           "Output path relative to the output root: {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, and with variants "
                           + "{size}, {width}, {height}; {stem} or {hash:N} required.")
+    static let posterPath = Key("posterPath", .pathTemplate, .value(try! PathTemplate(Defaults.posterPath)),
+                                "With a poster stage, where a movie's poster goes: the placeholders of path, {ext} the poster's format's.")
 }
 
 extension ValueSyntax where Value == PathTemplate {

@@ -43,6 +43,8 @@ public struct ItemRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var placeholder: String?
     /// A photo's own caption (XMP dc:description or IPTC Caption-Abstract): a web page's alt text.
     public var caption: String?
+    /// The other file of a camera's RAW+JPEG pair, for the manifest.
+    public var pairedWith: String?
 
     public init(input: String, stamp: FileStamp, contentHash: String, format: String?, contentIdentifier: String?,
                 recipe: String, selection: String, status: Status, reason: String? = nil, errorCode: String? = nil,
@@ -92,6 +94,8 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var height: Int?
     /// True where the output carries an HDR gain map; nil otherwise.
     public var gainMap: Bool?
+    /// A video item's "poster" or "video"; nil for a still's outputs.
+    public var role: String?
 
     public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
         self.path = path
@@ -231,6 +235,12 @@ public final class StateStore: @unchecked Sendable {
         }
         migrator.registerMigration("v6: captions") { db in
             try db.alter(table: "items") { table in table.add(column: "caption", .text) }
+        }
+        migrator.registerMigration("v7: raw+jpeg partners") { db in
+            try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
+        }
+        migrator.registerMigration("v8: output roles") { db in
+            try db.alter(table: "outputs") { table in table.add(column: "role", .text) }
         }
         return migrator
     }

@@ -28,11 +28,6 @@ extension VImage {
         mb_reduce_is_own(vertically ? 1 : 0) != 0
     }
 
-    /// `width` × `height` pixels of `bands` interleaved 8-bit samples, row after row.
-    static func fromPixels(_ samples: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
-        try samples.withUnsafeBytes { try copying($0, width: width, height: height, bands: bands) }
-    }
-
     /// This image `shrink` times narrower with Lanczos 3 (`gap`: libvips' integer pre-shrink, 0 for
     /// none): mediabatch's reduce, or libvips' `vips_reduceh`.
     func reducedHorizontally(by shrink: Double, gap: Double = 0, libvips: Bool = false) throws -> VImage {

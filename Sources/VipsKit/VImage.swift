@@ -38,6 +38,13 @@ public final class VImage: @unchecked Sendable {
         VImage(owning: try build { try check(mb_vips_open_strict(path), "load") })
     }
 
+    /// `width` × `height` pixels of `bands` interleaved 8-bit samples, row after row (copied):
+    /// pictures other libraries decoded (a movie's frame).
+    public static func fromPixels(_ samples: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
+        precondition(samples.count == width * height * bands)
+        return try samples.withUnsafeBytes { try copying($0, width: width, height: height, bands: bands) }
+    }
+
     /// Opens `path` for its pixels, as stored (lazily: pixels are decoded as they are asked for,
     /// and a decode error fails the read).
     public static func decode(_ path: String) throws -> VImage {

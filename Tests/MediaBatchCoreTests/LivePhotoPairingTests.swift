@@ -26,7 +26,7 @@ final class LivePhotoPairingTests: XCTestCase {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: source, toPath: url.path)
         }
-        let items = Array(LivePhotoPairing(InputWalker(root: root, include: [Glob("**/*")], exclude: [], skipping: nil)))
+        let items = Array(FolderPairing(InputWalker(root: root, include: [Glob("**/*")], exclude: [], skipping: nil)))
         XCTAssertEqual(items.map(\.relativePath), files.keys.sorted(), "every file is listed once, in order")
         return Dictionary(uniqueKeysWithValues: items.compactMap { item in item.livePhoto.map { (item.relativePath, $0) } })
     }

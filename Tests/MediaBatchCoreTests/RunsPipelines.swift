@@ -18,10 +18,11 @@ protocol RunsPipelines {}
 
 extension RunsPipelines {
     static func run(_ pipeline: Pipeline, input: URL, output: URL, concurrency: Int = 2, statePath: URL? = nil,
-                    dryRun: Bool = false) throws -> RunReport {
+                    dryRun: Bool = false, prune: Bool = false) throws -> RunReport {
         var options = RunOptions(inputRoot: input, outputRoot: output, concurrency: concurrency,
                                  memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test", dryRun: dryRun)
         options.statePath = statePath
+        options.prune = prune
         return try RunReport(PipelineRunner(pipeline: pipeline, options: options).run())
     }
 

@@ -48,7 +48,7 @@ final class FitSyntaxTests: XCTestCase {
         XCTAssertEqual(variants.sizes.map(\.text), ["320", "1200x630"])
         XCTAssertEqual(variants.fit, Fit(mode: .cover))
         let template = try PathTemplate("{stem}-{size}.{ext}")
-        XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "webp", size: variants.sizes[1])), "a-1200x630.webp")
+        XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "webp", inputExt: "heic", size: variants.sizes[1])), "a-1200x630.webp")
         // The manifest gives a size back as written.
         let json = String(decoding: try JSONEncoder().encode(variants.sizes), as: UTF8.self)
         XCTAssertTrue(json == #"[320,{"width":1200,"height":630}]"# || json == #"[320,{"height":630,"width":1200}]"#, json)

@@ -155,7 +155,7 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
              #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
             (stages(#"{"stage": "resize"}"#),
-             #"stages[0].stage: expected a stage name (one of filter, decode, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
              #"stages[0].fast: unknown key; expected one of "raw", "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
@@ -209,7 +209,7 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "../{stem}.{ext}"}"#),
              #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
-             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}"),
+             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),
@@ -329,7 +329,7 @@ final class PipelineDecoderTests: XCTestCase {
             #"{"$id": "x", "version": 1, "stages": [{"stage": "decode"}]}"#:
                 #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
             #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
-                #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "root", "trusted""#,
+                #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "rawJpegPairs", "root", "trusted""#,
             #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "raw", "stage""#,
         ]
         for (json, message) in failures {

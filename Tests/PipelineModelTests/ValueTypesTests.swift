@@ -40,9 +40,12 @@ final class GlobTests: XCTestCase {
 final class PathTemplateTests: XCTestCase {
     func testRendersAndCollapsesEmptyFolders() throws {
         let template = try PathTemplate("{dir}/{stem}.{ext}")
-        XCTAssertEqual(template.render(.init(dir: "2024/05", stem: "IMG_1", ext: "jpg")), "2024/05/IMG_1.jpg")
-        XCTAssertEqual(template.render(.init(dir: "", stem: "IMG_1", ext: "jpg")), "IMG_1.jpg")
-        XCTAssertEqual(try PathTemplate("web/{stem}-2048.{ext}").render(.init(dir: "x", stem: "a", ext: "webp")), "web/a-2048.webp")
+        XCTAssertEqual(template.render(.init(dir: "2024/05", stem: "IMG_1", ext: "jpg", inputExt: "heic")), "2024/05/IMG_1.jpg")
+        XCTAssertEqual(try PathTemplate("{stem}.{inputExt}.{ext}").render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "cr2")), "IMG_1.cr2.jpg")
+        // A movie beside its poster's variants has no size: the separator before {size} goes with it.
+        XCTAssertEqual(try PathTemplate("{stem}-{size}.{ext}").render(.init(dir: "", stem: "IMG_1", ext: "mov", inputExt: "mov")), "IMG_1.mov")
+        XCTAssertEqual(template.render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "heic")), "IMG_1.jpg")
+        XCTAssertEqual(try PathTemplate("web/{stem}-2048.{ext}").render(.init(dir: "x", stem: "a", ext: "webp", inputExt: "heic")), "web/a-2048.webp")
     }
 
     func testCaptureDateFoldersUseTheCameraClock() throws {
@@ -50,19 +53,19 @@ final class PathTemplateTests: XCTestCase {
         // 23:30 in Moscow on 21 February is 20:30 UTC: the folder is the camera's day.
         let parsed = try XCTUnwrap(ISODate.parseWithOffset("2023-02-21T23:30:08+03:00"))
         XCTAssertEqual(parsed.utcOffsetSeconds, 10800)
-        XCTAssertEqual(template.render(.init(dir: "", stem: "pug", ext: "jpg", captured: parsed)),
+        XCTAssertEqual(template.render(.init(dir: "", stem: "pug", ext: "jpg", inputExt: "heic", captured: parsed)),
                        "2023/02/2023-02-21_23.30.08_pug.jpg")
         // Zone-less dates are read as UTC, so they come out as written.
         let zoneless = try XCTUnwrap(ISODate.parseWithOffset("2019-12-31T23:59:59"))
         XCTAssertNil(zoneless.utcOffsetSeconds)
-        XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "jpg", captured: zoneless)), "2019/12/2019-12-31_23.59.59_a.jpg")
-        XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "jpg")), "unknown/unknown/unknown_a.jpg")
+        XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "jpg", inputExt: "heic", captured: zoneless)), "2019/12/2019-12-31_23.59.59_a.jpg")
+        XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "jpg", inputExt: "heic")), "unknown/unknown/unknown_a.jpg")
     }
 
     func testContentHashPrefix() throws {
         let hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-        XCTAssertEqual(try PathTemplate("{hash:8}.{ext}").render(.init(dir: "a", stem: "b", ext: "jpg", contentHash: hash)), "9f86d081.jpg")
-        XCTAssertEqual(try PathTemplate("{hash}").render(.init(dir: "", stem: "", ext: "", contentHash: hash)), hash)
+        XCTAssertEqual(try PathTemplate("{hash:8}.{ext}").render(.init(dir: "a", stem: "b", ext: "jpg", inputExt: "heic", contentHash: hash)), "9f86d081.jpg")
+        XCTAssertEqual(try PathTemplate("{hash}").render(.init(dir: "", stem: "", ext: "", inputExt: "", contentHash: hash)), hash)
     }
 
     /// A dry run hashes an input only for a template that names outputs after the hash.

@@ -46,7 +46,7 @@ final class CLITests: XCTestCase {
     func testEveryShippedPipelineValidatesAndRuns() throws {
         try Vips.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json", "web-responsive.json"])
+        XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json", "videos-web.json", "web-responsive.json"])
         for file in files {
             let validate = try mediabatch(["validate", "pipelines/\(file)"])
             XCTAssertEqual(validate.exitCode, 0, "\(file): \(validate.stderr)")

@@ -71,6 +71,34 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(elements.map { $0["alt"] as? String }, try manifest.items.map { try Self.caption(input.appendingPathComponent($0.input)) })
     }
 
+    /// A movie with a poster is a `<video>` showing the poster's JPEG at its size, fetching nothing
+    /// of the movie before it is played; the movie's own output is its source.
+    func testAMovieIsAVideoWithItsPoster() throws {
+        let input = Fixtures.temporaryFolder("html-in"), output = Fixtures.temporaryFolder("html-out")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("video/iphone6_with-gps.mov"), toPath: input.appendingPathComponent("clip.mov").path)
+        let pipeline = Fixtures.temporaryFolder("html-pipeline").appendingPathComponent("p.json")
+        try Data(#"""
+            {"version": 1, "stages": [{"stage": "decode"}, {"stage": "poster"},
+              {"stage": "variants", "sizes": [160, 320], "formats": ["webp", "jpeg"]}, {"stage": "stripLocation"},
+              {"stage": "write", "path": "{stem}-{size}.{ext}", "posterPath": "{stem}-poster-{size}.{ext}"}]}
+            """#.utf8).write(to: pipeline)
+        let manifestURL = output.appendingPathComponent("manifest.json")
+        let ran = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
+                                                            "--quiet", "--manifest", manifestURL.path])
+        XCTAssertEqual(ran.exitCode, 0, ran.stderr)
+        let variants = try XCTUnwrap(try ManifestDocument.read(manifestURL).items.first?.variants)
+        let movie = try XCTUnwrap(variants.first { $0.role == .video })
+        let poster = try XCTUnwrap(variants.filter { $0.role == .poster && $0.format == "jpeg" }.max { ($0.width ?? 0) < ($1.width ?? 0) })
+        let printed = try runProcess(Fixtures.executable.path, ["html", manifestURL.path])
+        let markup = Fixtures.temporaryFolder("html-markup").appendingPathComponent("video.html")
+        try Data(printed.stdout.utf8).write(to: markup)
+        let tags = try JSONDecoder().decode([Tag].self, from: Data(try runProcess("python3", ["-c", Self.parser, markup.path]).stdout.utf8))
+        XCTAssertEqual(tags.map(\.tag), ["video", "source"], printed.stdout)
+        XCTAssertEqual([tags[0]["poster"], tags[0]["width"], tags[0]["height"], tags[0]["preload"]],
+                       [poster.path, poster.width.map(String.init), poster.height.map(String.init), "none"])
+        XCTAssertEqual([tags[1]["src"], tags[1]["type"]], [movie.path, "video/quicktime"])
+    }
+
     func testAFileThatIsNotAManifestExits2() throws {
         let file = Fixtures.temporaryFolder("html-bad").appendingPathComponent("m.json")
         try Data(#"{"items": 3}"#.utf8).write(to: file)

@@ -155,6 +155,21 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(try manifest(output.appendingPathComponent("site/manifest.json")), ManifestDocument(version: 1, items: []))
     }
 
+    /// A camera's RAW+JPEG pair is one photo: its entry is the JPEG's variants and names the RAW
+    /// beside it (the RAW, skipped, has none).
+    func testARawJpegPairIsOnePhotoNamingBothSources() throws {
+        let input = Fixtures.temporaryFolder("manifest-input"), output = Fixtures.temporaryFolder("manifest-output")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), toPath: input.appendingPathComponent("IMG_0001.JPG").path)
+        try CameraRawFile.cr2.write(to: input.appendingPathComponent("IMG_0001.CR2").path)
+        let report = try run(pipelineFile(sizes: [200]), input, output)
+        XCTAssertEqual(report.items.first { $0.input == "IMG_0001.CR2" }?.reason?.hasPrefix("pairedWithJpeg: IMG_0001.JPG"), true)
+        let items = try manifest(output.appendingPathComponent("site/manifest.json")).items
+        XCTAssertEqual(items.map(\.input), ["IMG_0001.JPG"])
+        XCTAssertEqual(items.first?.pairedWith, "IMG_0001.CR2")
+        XCTAssertEqual(items.first?.variants.map(\.path).sorted(), ["img/IMG_0001-200.jpg", "img/IMG_0001-200.webp"])
+        try assertManifestIsTheFiles(try manifest(output.appendingPathComponent("site/manifest.json")), output)
+    }
+
     func testShardManifestsMergeIntoTheWholeRunsManifest() throws {
         let input = try library(), pipeline = try pipelineFile(sizes: [200, 500])
         let whole = Fixtures.temporaryFolder("manifest-whole")

@@ -18,6 +18,10 @@ final class SchemaCommandTests: XCTestCase {
         "variants-path-without-size.json": "a write path that must tell the variants apart",
         "transcode-effort-for-jpeg.json": "an option whose range depends on another's value (effort on to)",
         "variants-boxes-one-width.json": "a write path that must tell the variants apart",
+        "poster-after-downsample.json": "stage order",
+        "poster-before-decode.json": "stage order",
+        "poster-path-without-size.json": "a write path that must tell the variants apart",
+        "raw-jpeg-pairs-both-one-name.json": "a write path that must tell a RAW+JPEG pair's files apart (input.rawJpegPairs with decode)",
     ]
 
     func mediabatch(_ arguments: [String]) throws -> ProcessResult {
@@ -66,6 +70,6 @@ final class SchemaCommandTests: XCTestCase {
                 XCTAssertNotNil(property["description"], "\(keys["stage"]!["const"]!).\(key) has no description")
             }
         }
-        XCTAssertEqual(stages.count, 8, "every spelling, variants and stripLocation included")
+        XCTAssertEqual(stages.count, 9, "every spelling, variants and stripLocation included")
     }
 }

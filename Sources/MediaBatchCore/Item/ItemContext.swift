@@ -61,6 +61,20 @@ final class ItemContext {
         return cutOff
     }
 
+    /// A movie's frames as shown (its display matrix applied); nil for a still.
+    var videoFrame: PixelSize? {
+        guard case .video(let probe, _)? = try? header.get().content, let width = probe.width, let height = probe.height,
+              width > 0, height > 0 else { return nil }
+        let turned = probe.rotationClockwise == 90 || probe.rotationClockwise == 270
+        return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
+
+    /// The codec of a movie's first video stream (libavcodec's name: "h264", "hevc"…).
+    var videoCodec: String? {
+        guard case .video(let probe, _)? = try? header.get().content else { return nil }
+        return probe.streams.first { $0.kind == "video" }?.codec
+    }
+
     /// The file's primary picture as its header describes it (a RAW's: a full develop, which
     /// LibRaw turns upright, as its preview is turned: see `RawPicture`); nil for a movie.
     private(set) lazy var pictureSource: Picture.Source? = {

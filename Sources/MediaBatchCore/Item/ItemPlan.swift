@@ -40,6 +40,8 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var quality: Int
     /// For the encoders with an effort worth choosing (WebP, AVIF, JPEG XL).
     var effort: Int?
+    /// Set by `poster`: a movie's frame at this time (the output goes to `write.posterPath`).
+    var poster: Stage.PosterTime?
     /// Relative to the output root; nil until `write` places it (without a `write`, no output).
     var path: String?
     /// Set by `variants`: the size as listed and the exact pixels the output will have.
@@ -65,6 +67,12 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         picture.map { $0.isUntouched && self.format == format } ?? true
     }
 
+    /// What the output is to a video item: its poster, or the movie itself; nil for a still's.
+    var role: OutputRole? {
+        if poster != nil { return .poster }
+        return picture == nil && format.isVideo ? .video : nil
+    }
+
     /// The picture's gain map goes in (an HDR photo, in a format that carries one).
     var plansGainMap: Bool { picture?.keepsGainMap == true && format.carriesGainMap }
 
@@ -78,8 +86,15 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         let copyPart = picture?.isUntouched == false ? "" : " copy"
         let gainMapPart = plansGainMap ? " gain map" : ""
         let framingPart = picture?.framing.map { " " + $0.spec(alpha: format.row.encoder?.codec.keepsAlpha == true) } ?? ""
-        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)\(framingPart)"
+        // A poster's picture is made by stages that leave the movie's own output alone: its size is its own.
+        let posterPart = poster.map { " poster \($0.fingerprint) \(picture?.size.width ?? 0)x\(picture?.size.height ?? 0)" } ?? ""
+        return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)\(framingPart)\(posterPart)"
     }
+}
+
+/// What an output is to a video item, in reports and the manifest (a site build's `<video poster=…>`).
+public enum OutputRole: String, Codable, Sendable {
+    case poster, video
 }
 
 struct PixelSize: Codable, Equatable, Hashable, Sendable {

@@ -27,6 +27,8 @@ struct Picture: Codable, Hashable, Sendable {
         var gainMap: GainMapKind? = nil
         /// A camera RAW's: where its picture comes from (set by `decode`).
         var raw: RawDecoding? = nil
+        /// A movie's frame at this time, not a still's image (see `PosterStage`).
+        var poster: Stage.PosterTime? = nil
 
         /// As shown: orientations 5–8 turn the image a quarter.
         var upright: PixelSize { (5...8).contains(orientation) ? PixelSize(width: stored.height, height: stored.width) : stored }

@@ -38,12 +38,14 @@ final class OutputClaims: @unchecked Sendable {
     }
 
     /// Claims every one of `outputs` for `input`, or none: returns the first output another
-    /// input already holds, and that input.
-    func claim(_ outputs: [String], for input: String) -> (output: String, holder: String)? {
+    /// input already holds, and that input. `successorOf` names an input whose recorded outputs
+    /// pass to this one (the other file of a RAW+JPEG pair, which this run leaves to it).
+    func claim(_ outputs: [String], for input: String, successorOf: String? = nil) -> (output: String, holder: String)? {
         lock.lock()
         defer { lock.unlock() }
         for output in outputs {
-            if let holder = holder(of: output) ?? recordedOwner(output).flatMap({ $0 == input ? nil : $0 }) { return (output, holder) }
+            let recorded = recordedOwner(output).flatMap { $0 == input || $0 == successorOf ? nil : $0 }
+            if let holder = holder(of: output) ?? recorded { return (output, holder) }
         }
         for output in outputs { record(output, input) }
         return nil

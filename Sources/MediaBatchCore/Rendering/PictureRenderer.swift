@@ -1,3 +1,4 @@
+import AVFormatKit
 import PipelineModel
 import VipsKit
 
@@ -56,7 +57,7 @@ final class PictureRenderer {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
-            var previous = try decodedRaw() ?? commonSource.map { try VImage.thumbnail(of: path, width: $0.width, height: $0.height).inMemory() }
+            var previous = try decodedRaw() ?? decodedPoster() ?? commonSource.map { try VImage.thumbnail(of: path, width: $0.width, height: $0.height).inMemory() }
             for (index, (picture, _)) in pictures.enumerated() {
                 var image = try previous.map { try resized($0, to: picture) } ?? decode(picture)
                 if picture.isConverted { image = try SRGB.converting(image) }
@@ -88,6 +89,20 @@ final class PictureRenderer {
         if picture.source.raw != nil, source.width == scaled.width && source.height == scaled.height
             || source.width < scaled.width && picture.framing == nil { return source }
         return try source.resized(width: scaled.width, height: scaled.height)
+    }
+
+    /// A movie's poster frame, upright, in sRGB, in memory: the source of every picture (see `PosterStage`).
+    private func decodedPoster() throws -> VImage? {
+        guard let time = pictures.first?.picture.source.poster else { return nil }
+        let frame: PosterFrame
+        do {
+            // Shrunk by libavfilter to the largest picture's size first: a 4K HDR frame is tone-mapped in float planes.
+            let largest = pictures.map(\.picture.scaled.longestSide).max()
+            frame = try AVFormat.poster(path: path, at: time.frameTime, fitting: largest)
+        } catch {
+            throw StageFailure(.decodeFailed, "cannot decode the poster frame: \(error)")
+        }
+        return try VImage.fromPixels(frame.rgb, width: frame.width, height: frame.height, bands: 3)
     }
 
     /// When the largest picture cannot be the others' source (`fill` stretched it, or another

@@ -23,6 +23,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var kinds: [MediaKind]?
     /// Set when the item is half of a Live Photo.
     public internal(set) var livePhoto: LivePhotoPair?
+    /// Set when the item is a camera's RAW or the JPEG beside it.
+    public internal(set) var rawJpegPair: RawJpegPair?
     public internal(set) var status: Status
     /// Why it was (or would be) done again, or `unchanged`; absent without a state database.
     public internal(set) var change: ItemChange?
@@ -56,8 +58,10 @@ public struct ItemResult: Codable, Equatable, Sendable {
         /// Relative to the output root.
         public let path: String
         public let format: String
-        /// The size as listed in the pipeline: a number, or a box.
-        public let size: VariantSize
+        /// The size as listed in the pipeline: a number, or a box; absent for an output no `variants` sized.
+        public let size: VariantSize?
+        /// A video item's poster or movie; absent for a still's outputs.
+        public var role: OutputRole?
         public let width: Int
         public let height: Int
         public let bytes: Int
@@ -95,8 +99,9 @@ extension ItemResult.ErrorInfo {
 
 extension ItemResult.Variant {
     init(_ output: WrittenOutput) {
-        self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size ?? .longestSide(0),
-                  width: output.planned.variant?.pixels.width ?? 0, height: output.planned.variant?.pixels.height ?? 0,
+        let pixels = output.planned.variant?.pixels ?? output.planned.picture?.size
+        self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size, role: output.planned.role,
+                  width: pixels?.width ?? 0, height: pixels?.height ?? 0,
                   bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil)
     }
 }

@@ -22,6 +22,9 @@ public enum Manifest {
         public let placeholder: String?
         /// The photo's own caption (XMP dc:description, else IPTC Caption-Abstract): alt text.
         public let caption: String?
+        /// The other file of a camera's RAW+JPEG pair (relative to the input root): the manifest
+        /// names both sources of the photo.
+        public var pairedWith: String?
         public let variants: [Variant]
     }
 
@@ -36,6 +39,8 @@ public enum Manifest {
         public let bytes: Int
         /// True where it carries an HDR gain map (Ultra HDR: HDR screens show it brighter); absent otherwise.
         public var gainMap: Bool?
+        /// A video item's `poster` or `video` (for `<video poster=…>`); absent for a still's outputs.
+        public var role: OutputRole?
     }
 
     /// The document but for its items.
@@ -46,9 +51,9 @@ public enum Manifest {
     /// An item as the state database records it, its variants smallest first.
     static func item(_ item: ItemRecord, _ outputs: [OutputRecord]) -> Item {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
-             variants: outputs.map {
+             pairedWith: item.pairedWith, variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
-                         bytes: Int($0.size), gainMap: $0.gainMap)
+                         bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)))
              }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
     }
 

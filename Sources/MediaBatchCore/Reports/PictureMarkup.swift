@@ -33,6 +33,8 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
 
     public struct Video: Encodable, Equatable, Sendable {
         public let sources: [VideoSource]
+        /// The poster every browser shows (the largest JPEG, else PNG, else GIF of the `poster` outputs), with its size.
+        public let poster: Image?
     }
 
     public struct VideoSource: Encodable, Equatable, Sendable {
@@ -51,9 +53,13 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
     /// Formats every browser shows, the `<img>`'s, in the order they are preferred.
     static let fallbacks: [MediaFormat] = [.jpeg, .png, .gif]
 
-    /// The item's pictures, widest first, or its video.
+    /// The item's pictures, widest first, or its video (with its poster, when it has one).
     public static func of(_ item: Manifest.Item, _ options: Options) -> [PictureMarkup] {
-        shapes(of: item.variants).compactMap { PictureMarkup(item, $0, options) }
+        guard item.variants.contains(where: { $0.role == .video }) else {
+            return shapes(of: item.variants).compactMap { PictureMarkup(item, $0, options) }
+        }
+        return [PictureMarkup(item, item.variants.filter { $0.role != .poster }, options, poster: item.variants.filter { $0.role == .poster })]
+            .compactMap { $0 }
     }
 
     /// Variants grouped by their proportions, within 1% (sizes rounded to whole pixels differ a
@@ -73,7 +79,7 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
         return groups.map(\.variants).sorted { widest($0) > widest($1) }
     }
 
-    init?(_ item: Manifest.Item, _ variants: [Manifest.Variant], _ options: Options) {
+    init?(_ item: Manifest.Item, _ variants: [Manifest.Variant], _ options: Options, poster: [Manifest.Variant] = []) {
         let typed = variants.compactMap { variant in
             variant.format.flatMap(MediaFormat.init(rawValue:)).flatMap { format in format.row.mediaType.map { (variant, format, $0) } }
         }
@@ -90,7 +96,12 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
             video = nil
         } else if case let movies = typed.filter({ $0.1.row.kind == .movie }), !movies.isEmpty {
             (sources, img) = (nil, nil)
-            video = Video(sources: movies.map { VideoSource(src: Self.url($0.0.path, options), type: $0.2) })
+            let stills = poster.filter { $0.format.flatMap(MediaFormat.init(rawValue:)).map(Self.fallbacks.contains) ?? false }
+            let preferred = Self.fallbacks.lazy.map { format in stills.filter { $0.format == format.rawValue } }.first { !$0.isEmpty } ?? []
+            video = Video(sources: movies.map { VideoSource(src: Self.url($0.0.path, options), type: $0.2) },
+                          poster: preferred.max { ($0.width ?? 0) < ($1.width ?? 0) }.map {
+                              Image(src: Self.url($0.path, options), srcset: nil, width: $0.width, height: $0.height)
+                          })
         } else {
             return nil
         }
@@ -101,7 +112,13 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
         let escape = JUnitReport.escape
         if let video {
             let tags = video.sources.map { "  <source src=\"\(escape($0.src))\" type=\"\(escape($0.type))\">" }
-            return (["<video controls preload=\"metadata\">"] + tags + ["</video>"]).joined(separator: "\n")
+            // With a poster to show, nothing of the movie is fetched until it is played.
+            let poster = video.poster.map { poster in
+                ["preload=\"none\"", "poster=\"\(escape(poster.src))\""]
+                    + [poster.width.map { "width=\"\($0)\"" }, poster.height.map { "height=\"\($0)\"" }].compactMap { $0 }
+            } ?? ["preload=\"metadata\""]
+            let classAttribute = options.className.map { [" class=\"\(escape($0))\""] } ?? []
+            return (["<video controls \(poster.joined(separator: " "))\(classAttribute.joined())>"] + tags + ["</video>"]).joined(separator: "\n")
         }
         let sizes = " sizes=\"\(escape(options.sizes))\""
         let sourceTags = (sources ?? []).map { "  <source type=\"\(escape($0.type))\" srcset=\"\(escape($0.srcset))\"\(sizes)>" }

@@ -76,7 +76,7 @@ struct HeaderPhase: Sendable {
             return .decided(item.failed(.unreadable, "cannot read the file"), item)
         }
         item.entry = RunLedger.Entry(stamp: stamp, contentHash: contentHash, format: item.format, contentIdentifier: nil,
-                                     fingerprints: fingerprints(input, item.format))
+                                     fingerprints: fingerprints(input, item.format), pairedWith: input.rawJpegPair?.partner)
         guard let format = item.format else {
             guard MediaFormat.promised(byExtension: input.pathExtension) != nil else { return .decided(item.skipped("not a media file"), item) }
             let what = item.bytesIn == 0 ? "the file is empty" : "its content is not a recognised image or video format"
@@ -85,6 +85,7 @@ struct HeaderPhase: Sendable {
         guard pipeline.input.formats.contains(format) else {
             return .decided(item.skipped("a \(format.rawValue) file, not in input.formats"), item)
         }
+        if let pair = input.rawJpegPair, !pair.processed { return .decided(item.skipped(pair.skipReason), item) }
         var note: String?
         if let promised = FormatSniffer.contradiction(fileExtension: input.pathExtension, content: format) {
             let mismatch = "named .\(input.pathExtension) (\(promised.rawValue)) but its content is \(format.rawValue)"
@@ -123,7 +124,7 @@ struct HeaderPhase: Sendable {
     private func settle(_ planned: Planned) -> PreparedItem {
         var item = planned.item
         let (job, assessment) = (planned.job, planned.assessment)
-        if let collision = claim(planned.plan, for: job.input.relativePath) {
+        if let collision = claim(planned.plan, for: job.input) {
             executor.forget(job)
             return .decided(item.failed(.outputCollision, collision, stage: .write), item)
         }
@@ -137,11 +138,15 @@ struct HeaderPhase: Sendable {
     }
 
     /// Claims the planned outputs; the reason when one is taken, or planned twice for the item.
-    private func claim(_ plan: ItemPlan, for input: String) -> String? {
+    private func claim(_ plan: ItemPlan, for input: InputItem) -> String? {
         if let twice = Dictionary(grouping: plan.paths, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             return "\(twice) would be written twice: write.path does not tell this item's outputs apart"
         }
-        return claims.claim(plan.paths, for: input).map { "\($0.output) is already the output of \($0.holder)" }
+        // A RAW+JPEG pair's file that stands for the photo now (input.rawJpegPairs changed) takes over its partner's outputs.
+        let successorOf = input.rawJpegPair.flatMap { pipeline.input.rawJpegPairs == .both ? nil : $0.partner }
+        return claims.claim(plan.paths, for: input.relativePath, successorOf: successorOf).map {
+            "\($0.output) is already the output of \($0.holder)"
+        }
     }
 
     /// Outputs an earlier run wrote from the same recipe, still intact, are kept (a variant
@@ -182,6 +187,10 @@ struct HeaderPhase: Sendable {
             fingerprint.recipe.append("named after \(pair.partner)")
             let still = FileStamp(path: input.root.appendingPathComponent(pair.partner).path)
             fingerprint.selection.append("still \(still?.size ?? -1) \(still?.modifiedNanoseconds ?? -1)")
+        }
+        if let pair = input.rawJpegPair {
+            // Which file of the pair stands for the photo changes with its partner and the policy.
+            fingerprint.selection.append("\(pair.role.rawValue) paired with \(pair.partner), processed: \(pair.processed)")
         }
         return .init(recipe: ContentHash.of((fingerprint.recipe + fingerprint.outputs).joined(separator: "\n")),
                      shared: ContentHash.of(fingerprint.recipe.joined(separator: "\n")),

@@ -4,8 +4,10 @@ import Foundation
 public struct InputItem: Codable, Sendable {
     public let root: URL
     public let relativePath: String
-    /// Set when the item is half of a Live Photo (see `LivePhotoPairing`).
+    /// Set when the item is half of a Live Photo (see `LivePhotoPairer`).
     public var livePhoto: LivePhotoPair?
+    /// Set when the item is a camera's RAW or the JPEG written beside it (see `RawJpegPairer`).
+    public var rawJpegPair: RawJpegPair?
     /// Set when the walker lists the entry only to report why it is not read.
     public var refusal: InputRefusal?
 

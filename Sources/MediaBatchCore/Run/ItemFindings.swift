@@ -54,7 +54,7 @@ struct ItemFindings: Sendable {
         result.bytesOut = outcome.outputs.filter { !$0.planned.reused }.reduce(0) { $0 + $1.bytes }
         result.removedMetadata = outcome.removedMetadata.isEmpty ? nil : outcome.removedMetadata
         result.rawSource = outcome.rawSource
-        if outcome.outputs.contains(where: { $0.planned.variant != nil }) {
+        if outcome.outputs.count > 1 || outcome.outputs.contains(where: { $0.planned.variant != nil }) {
             result.variants = outcome.outputs.map(ItemResult.Variant.init)
             result.placeholder = outcome.placeholder
         }
@@ -73,7 +73,7 @@ struct ItemFindings: Sendable {
     }
 
     private func result(_ status: ItemResult.Status) -> ItemResult {
-        ItemResult(input: input.relativePath, format: format?.rawValue, kinds: kinds, livePhoto: input.livePhoto, status: status,
+        ItemResult(input: input.relativePath, format: format?.rawValue, kinds: kinds, livePhoto: input.livePhoto, rawJpegPair: input.rawJpegPair, status: status,
                    change: change, output: nil, reason: note, removedMetadata: nil, error: nil, bytesIn: bytesIn, bytesOut: 0,
                    milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()), estimatedBytes: nil)
     }

@@ -102,7 +102,7 @@ public final class PipelineRunner: @unchecked Sendable {
                                  dryRun: options.dryRun)
         let walker = InputWalker(root: options.inputRoot, include: pipeline.input.include, exclude: pipeline.input.exclude,
                                  skipping: options.outputRoot, followSymlinks: pipeline.input.followSymlinks)
-        let items = LivePhotoPairing(walker, known: ledger.knownHalf, identifier: executor.contentIdentifier).lazy.filter {
+        let items = FolderPairing(walker, input: pipeline.input, known: ledger.knownHalf, identifier: executor.contentIdentifier).lazy.filter {
             [options] item in options.shard?.contains(item) ?? true
         }
         scheduler.run(items.lookahead(headerReads, header.read).lazy.map(header.settle)) { [self] prepared in

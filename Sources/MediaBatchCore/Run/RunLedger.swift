@@ -41,6 +41,8 @@ final class RunLedger: @unchecked Sendable {
         var placeholder: String?
         /// A photo's own caption, once its header is read.
         var caption: String?
+        /// The other file of a camera's RAW+JPEG pair.
+        var pairedWith: String?
     }
 
     private let store: StateStore?
@@ -183,6 +185,7 @@ final class RunLedger: @unchecked Sendable {
         // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
         record.placeholder = entry.placeholder ?? previous?.placeholder
         record.caption = entry.caption
+        record.pairedWith = entry.pairedWith
         return PendingRecord(item: record, outputs: try outputs?.map { output in
             try outputRecord(output, of: input, shared: entry.fingerprints.shared, hash: output.path.flatMap { hashes[$0] },
                              staged: staged.first { $0.relativePath == output.path })
@@ -195,7 +198,10 @@ final class RunLedger: @unchecked Sendable {
         guard let store, !records.isEmpty else { return records.map { _ in [] } }
         // The renames this batch records reach the disk first (see `Durability`).
         try durability.syncFolders(of: records.flatMap { $0.outputs ?? [] }.map(\.path), under: outputRoot)
-        let stale = try store.record(records.map { ($0.item, $0.outputs) })
+        // An output one item gives up and another writes in the same batch (a RAW+JPEG pair's
+        // outputs changing hands) is not stale.
+        let written = Set(records.flatMap { $0.outputs ?? [] }.map(\.path))
+        let stale = try store.record(records.map { ($0.item, $0.outputs) }).map { $0.filter { !written.contains($0.path) } }
         if prune { stale.joined().forEach(removeOutput) }
         return stale.map { $0.map(\.path) }
     }
@@ -215,6 +221,8 @@ final class RunLedger: @unchecked Sendable {
         record.width = output.variant?.pixels.width
         record.height = output.variant?.pixels.height
         record.gainMap = output.carriesGainMap ? true : nil
+        record.role = output.role?.rawValue
+        if let picture = output.picture, output.variant == nil { (record.width, record.height) = (picture.size.width, picture.size.height) }
         return record
     }
 

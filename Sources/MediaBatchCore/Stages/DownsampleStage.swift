@@ -11,14 +11,19 @@ struct DownsampleStage: PipelineStage {
     var name: Stage.Name { .downsample }
 
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
-        guard let format, !format.isVideo else { return }
-        fingerprint.recipe.append(Stage.downsample(options).fingerprint)
+        guard let format else { return }
+        // A movie's poster is one output of several: the movie's own stays when only this changes.
+        if format.isVideo { fingerprint.outputs.append(Stage.downsample(options).fingerprint) } else {
+            fingerprint.recipe.append(Stage.downsample(options).fingerprint)
+        }
     }
 
     /// Shrinking on load lowers the cost of decoding (see `CostEstimator`).
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let source = plan.outputs.first?.picture?.source, let header = item.costHeader(source) else { return }
+        guard let source = plan.outputs.first(where: { $0.picture != nil })?.picture?.source else { return }
         plan.mapPictures { $0.fitted(in: options.box, options.fit) }
+        // A poster's cost is `PosterStage`'s.
+        guard let header = item.costHeader(source) else { return }
         plan.estimatedBytes = CostEstimator.estimate(image: header,
                                                      maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }

@@ -7,6 +7,7 @@ enum StageFactory {
             switch stage {
             case .filter(let filter): return FilterStage(filter: filter)
             case .decode(let options): return DecodeStage(options: options, maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
+            case .poster(let options): return PosterStage(options: options, maxPixels: environment.limits.maxPixels)
             case .downsample(let options): return DownsampleStage(options: options)
             case .transcode(let options): return TranscodeStage(options: options)
             case .variants(let options): return VariantsStage(options: options)

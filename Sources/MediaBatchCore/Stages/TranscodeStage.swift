@@ -9,13 +9,16 @@ struct TranscodeStage: PipelineStage {
     var name: Stage.Name { .transcode }
 
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
-        guard let format, options.applies(to: format) else { return }
-        fingerprint.recipe.append(Stage.transcode(options).fingerprint)
+        guard let format else { return }
+        if options.applies(to: format) { fingerprint.recipe.append(Stage.transcode(options).fingerprint) }
+        // A movie's poster is one output of several: the movie's own stays when only this changes.
+        if format.isVideo, options.from == nil { fingerprint.outputs.append(Stage.transcode(options).fingerprint) }
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard options.applies(to: item.format) else { return }
         for index in plan.outputs.indices where plan.outputs[index].picture != nil {
+            // A movie's poster is an image of no format of its own: converted unless `from` names the formats.
+            guard options.applies(to: item.format) || plan.outputs[index].poster != nil && options.from == nil else { continue }
             plan.outputs[index].format = options.to
             plan.outputs[index].quality = options.quality
             plan.outputs[index].effort = options.effort

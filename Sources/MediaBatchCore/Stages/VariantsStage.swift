@@ -19,21 +19,25 @@ struct VariantsStage: PipelineStage {
     /// Which outputs there are, not how every one is made: an output whose own recipe is
     /// unchanged is kept when only the sizes or formats change.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
-        guard let format, !format.isVideo else { return }
+        guard format != nil else { return }
         fingerprint.outputs.append(Stage.variants(options).fingerprint)
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let base = plan.outputs.first?.picture, let header = item.costHeader(base.source), plan.upright != nil else { return }
+        guard let pictured = plan.outputs.first(where: { $0.picture != nil }), let base = pictured.picture, plan.upright != nil else { return }
         let variants = Self.variants(of: base, sizes: options.sizes, fit: options.fit)
-        plan.outputs = variants.flatMap { size, picture in
+        let made: [PlannedOutput] = variants.flatMap { size, picture in
             options.formats.map { format in
                 PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality, effort: options.effort[format],
-                              variant: .init(size: size, pixels: picture.size),
+                              poster: pictured.poster, variant: .init(size: size, pixels: picture.size),
                               picture: picture.inSRGB().keepingGainMap(options.hdr).reencoded())
             }
         }
+        // A still's picture becomes its variants; a movie keeps its own output beside its poster's.
+        plan.outputs = plan.outputs.filter { $0.picture == nil } + made
         plan.placeholder = options.placeholder
+        // A poster's cost is `PosterStage`'s.
+        guard let header = item.costHeader(base.source) else { return }
         plan.estimatedBytes = CostEstimator.estimate(variantsOf: header,
                                                      pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }

@@ -20,7 +20,8 @@ struct WriteStage: PipelineStage {
     /// Placed before any pixel is decoded, so that collisions are caught before work is spent.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         for index in plan.outputs.indices {
-            plan.outputs[index].path = Self.relativeOutput(options.path, for: item, output: plan.outputs[index])
+            let template = plan.outputs[index].poster == nil ? options.path : options.posterPath
+            plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index])
         }
     }
 
@@ -89,6 +90,7 @@ struct WriteStage: PipelineStage {
         } ?? input
         return template.render(PathTemplate.Values(
             dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: fileExtension(of: output, for: item),
+            inputExt: namedAfter.pathExtension,
             captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) },
             contentHash: template.usesHash ? item.contentHash : nil, // a dry run hashes only for this
             size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))

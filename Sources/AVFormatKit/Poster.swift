@@ -1,0 +1,84 @@
+import CAVFormat
+
+/// Where in a movie its poster is taken.
+public enum PosterTime: Sendable, Equatable, Hashable {
+    /// The most representative keyframe of the first third, or a movie's sharpest frame when it
+    /// lasts under 2 s; never a black, faded or blurred frame where another shows something.
+    case auto
+    /// Seconds from the start; past the end, the last frame.
+    case seconds(Double)
+    /// A fraction of the duration, 0...1.
+    case fraction(Double)
+}
+
+/// A movie's frame as a picture: upright (its display matrix applied), 8-bit sRGB, HDR (PQ or
+/// HLG) tone-mapped to SDR.
+public struct PosterFrame: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Packed rows, 3 bytes a pixel.
+    public let rgb: [UInt8]
+    /// Its time, in seconds from the movie's start.
+    public let seconds: Double
+    /// The movie is HDR and its frame was tone-mapped.
+    public let toneMapped: Bool
+}
+
+extension AVFormat {
+    /// The poster frame of the movie at `path`, shrunk (Lanczos, before tone mapping: a 4K HDR
+    /// frame in float planes is 100 MB) to fit `fitting` × `fitting` where that is smaller; fails
+    /// with `.noPicture` when the movie has no video stream, no decoder for it, or no frame that decodes.
+    public static func poster(path: String, at time: PosterTime, fitting: Int? = nil) throws(AVFormatError) -> PosterFrame {
+        let movie = try MovieDecoder(path: path)
+        let seconds: Double
+        switch time {
+        case .auto: seconds = try PosterSearch(movie).bestSeconds()
+        case .seconds(let value): seconds = value
+        case .fraction(let fraction): seconds = (movie.durationSeconds ?? 0) * fraction
+        }
+        return try frame(of: movie, at: seconds, fitting: fitting)
+    }
+
+    /// The first frame at or after `seconds` (within half a frame), else the movie's last.
+    private static func frame(of movie: MovieDecoder, at seconds: Double, fitting: Int?) throws(AVFormatError) -> PosterFrame {
+        try movie.seek(toSeconds: seconds)
+        movie.keyframesOnly(false)
+        let slack = 0.5 / (movie.framesPerSecond ?? 30)
+        var last: Double?
+        while let frame = try movie.nextFrame() {
+            let time = movie.seconds(of: frame)
+            last = time
+            guard time >= seconds - slack else { continue }
+            let (filters, toneMapped) = posterFilters(movie, frame, fitting: fitting)
+            let graph = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
+            let picture = try graph.picture(of: frame, channels: 3)
+            return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: time, toneMapped: toneMapped)
+        }
+        guard let last, last < seconds - slack else {
+            throw AVFormatError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
+        }
+        return try frame(of: movie, at: last, fitting: fitting)
+    }
+
+    /// Upright, shrunk, then (for HDR) tone-mapped, then packed RGB.
+    private static func posterFilters(_ movie: MovieDecoder, _ frame: LibAVDecoding.Frame, fitting: Int?) -> (String, Bool) {
+        let turn = [90: ["transpose=clock"], 180: ["hflip", "vflip"], 270: ["transpose=cclock"]][movie.rotationClockwise] ?? []
+        let shrink = fitting.flatMap { side in
+            max(frame.pointee.width, frame.pointee.height) > side
+                ? ["scale=\(side):\(side):force_original_aspect_ratio=decrease:flags=lanczos"] : nil
+        } ?? []
+        let toneMap = toneMapping(frame)
+        return ((turn + shrink + toneMap + ["format=rgb24"]).joined(separator: ","), !toneMap.isEmpty)
+    }
+
+    /// For a PQ or HLG frame, the chain photo-library servers use (Immich's): linear light at 100
+    /// nits, BT.709 primaries, Hable's curve without desaturation; then sRGB's transfer, full
+    /// range, as a still image wants. Nothing for SDR: `format=rgb24` converts by the frame's
+    /// own matrix and range.
+    static func toneMapping(_ frame: LibAVDecoding.Frame) -> [String] {
+        let transfer = frame.pointee.color_trc
+        guard transfer == AVCOL_TRC_SMPTE2084 || transfer == AVCOL_TRC_ARIB_STD_B67 else { return [] }
+        return ["zscale=t=linear:npl=100", "format=gbrpf32le", "zscale=p=bt709", "tonemap=hable:desat=0",
+                "zscale=t=iec61966-2-1:m=bt709:r=pc"]
+    }
+}

@@ -1,0 +1,79 @@
+import AVFormatKit
+import Foundation
+@testable import MediaBatchCore
+import PipelineModel
+import TestSupport
+import VipsKit
+import XCTest
+
+/// `poster` in runs over real movies: each movie keeps its own output (location stripped) and
+/// gains a poster that the image stages after `poster` shape as a still's picture; stills pass
+/// through; changing only the poster's time redoes only the poster.
+final class PosterStageTests: XCTestCase, RunsPipelines {
+    static let movies = ["video/iphone6_with-gps.mov", "video/with-gps_xyz.mp4", "video/sample.3gp", "livephoto/train.mov"]
+
+    override func setUpWithError() throws {
+        try Vips.start()
+    }
+
+    func testAPosterGoesThroughTheImageStagesBesideItsMovie() throws {
+        let input = try Self.folder(of: Self.movies + ["jpeg/orientation/Landscape_6.jpg"]), output = Fixtures.temporaryFolder()
+        let stages = #"""
+            {"stage": "decode"}, {"stage": "poster"}, {"stage": "downsample", "maxPixelSize": 320},
+            {"stage": "transcode", "to": "webp"}, {"stage": "stripLocation"}, {"stage": "write"}
+            """#
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        for movie in Self.movies.map({ ($0 as NSString).lastPathComponent }) {
+            let item = try XCTUnwrap(result(report, movie))
+            XCTAssertEqual(item.status, .ok, "\(movie): \(String(describing: item.error))")
+            let outputs = try XCTUnwrap(item.variants, movie)
+            XCTAssertEqual(outputs.map(\.role), [.video, .poster], movie)
+            XCTAssertEqual(outputs.first?.path, movie, "the movie's own output, as before")
+            XCTAssertEqual(try locationTags(output.appendingPathComponent(movie).path), [], movie)
+            let stem = (movie as NSString).deletingPathExtension
+            let poster = try VImage.decode(output.appendingPathComponent("\(stem).poster.webp").path)
+            let probe = try AVFormat.probe(path: input.appendingPathComponent(movie).path)
+            let frame = try XCTUnwrap(try Self.item(movie, root: input).videoFrame, movie)
+            XCTAssertEqual(max(poster.width, poster.height), min(320, frame.longestSide), movie)
+            XCTAssertEqual(poster.width > poster.height, frame.width > frame.height, "\(movie): upright (rotation \(probe.rotationClockwise ?? 0))")
+        }
+        let still = try XCTUnwrap(result(report, "Landscape_6.jpg"))
+        XCTAssertEqual(still.output, "Landscape_6.webp")
+        XCTAssertNil(still.variants, "a still has one output, as before")
+    }
+
+    /// Every variant of a poster, sized as a still's; the manifest says which output is which.
+    func testAPostersVariantsAreItsOwn() throws {
+        let input = try Self.folder(of: ["video/iphone6_with-gps.mov"]), output = Fixtures.temporaryFolder()
+        let stages = #"""
+            {"stage": "decode"}, {"stage": "poster", "at": "50%"},
+            {"stage": "variants", "sizes": [160, {"width": 200, "height": 200}], "formats": ["jpeg", "webp"], "fit": "cover"},
+            {"stage": "write", "path": "{stem}-{size}.{ext}", "posterPath": "posters/{stem}-{size}.{ext}"}
+            """#
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        let outputs = try XCTUnwrap(result(report, "iphone6_with-gps.mov")?.variants)
+        XCTAssertEqual(outputs.dropFirst().map(\.path), ["posters/iphone6_with-gps-160.jpg", "posters/iphone6_with-gps-160.webp",
+                                                         "posters/iphone6_with-gps-200x200.jpg", "posters/iphone6_with-gps-200x200.webp"])
+        XCTAssertEqual(outputs.map(\.role), [.video, .poster, .poster, .poster, .poster])
+        for variant in outputs.dropFirst() {
+            let image = try VImage.decode(output.appendingPathComponent(variant.path).path)
+            XCTAssertEqual([image.width, image.height], [variant.width, variant.height], variant.path)
+        }
+        XCTAssertEqual(outputs.dropFirst().map { [$0.width, $0.height] }, [[160, 160], [160, 160], [200, 200], [200, 200]], "cut to the boxes")
+    }
+
+    /// An incremental run after only the poster's time changed: the poster is made again, the
+    /// movie's output stands as written.
+    func testChangingThePostersTimeRedoesThePosterOnly() throws {
+        let input = try Self.folder(of: ["video/with-gps_xyz.mp4"]), output = Fixtures.temporaryFolder()
+        let state = Fixtures.temporaryFolder().appendingPathComponent("state.sqlite")
+        func run(_ at: String) throws -> [ItemResult.Variant] {
+            let stages = #"{"stage": "decode"}, {"stage": "poster", "at": \#(at)}, {"stage": "stripLocation"}, {"stage": "write"}"#
+            return try XCTUnwrap(Self.run(try pipeline(stages), input: input, output: output, statePath: state).items.first?.variants)
+        }
+        XCTAssertEqual(try run("\"auto\"").map(\.reused), [false, false])
+        let movie = try Data(contentsOf: output.appendingPathComponent("with-gps_xyz.mp4"))
+        XCTAssertEqual(try run("0.5").map(\.reused), [true, false])
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("with-gps_xyz.mp4")), movie)
+    }
+}
