@@ -15,7 +15,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability posters"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability cover animation posters"}
 
 ./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs ffmpegthumbnailer libraw-bin
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -57,6 +57,10 @@ make_inputs() {
       for i in $(seq 0 19); do cp "$hdr_heic" "$dir/photo$i.heic"; done ;;
     uhdr100) # 100 × a 3840×2160 Ultra HDR JPEG (libultrahdr's LGPL test image: used here, never committed)
       for i in $(seq 0 99); do cp "$hdr_jpeg" "$dir/photo$i.jpg"; done ;;
+    gif40) # 40 × an animated GIF of 640×360, 30 frames at 10 fps (ffmpeg's testsrc2: moving shapes and colour bars)
+      ffmpeg -loglevel error -f lavfi -i testsrc2=size=640x360:rate=10:duration=3 -loop 0 "$dir/base.gif"
+      for i in $(seq 0 39); do cp "$dir/base.gif" "$dir/anim$i.gif"; done
+      rm -f "$dir/base.gif" ;;
     heic12) # 20 × real 12 MP iPhone/Samsung HEICs
       for i in $(seq 0 19); do cp "${heic_sources[$((i % ${#heic_sources[@]}))]}" "$dir/photo$i.heic"; done ;;
     mixed48) # 8 × 48 MP JPEG + 4 × 48 MP HEIC (8064×6048)
@@ -424,6 +428,26 @@ variants_of() {
     }' "$work/variants-$set.txt"
 }
 
+# against_pyvips SET PIPELINE SCRIPT WHAT: mediabatch and the pyvips script a sharp user's calls make
+# (libvips 8.18 from pyvips-binary, one process per core), on the same files, same run.
+against_pyvips() {
+  local set=$1 dir=$work/inputs/$1 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== $set: $n files, $4, $cpus CPUs"
+  {
+    with_bytes mediabatch "$mediabatch" run "$2" --input "$dir" --output "$work/out" --quiet
+    with_bytes pyvips-binary "$(python_venv pyvips pyvips-binary)" "$3" "$work/out" $(find "$dir" -type f ! -name .done | sort)
+  } > "$work/$set-pyvips.txt"
+  awk -v n="$n" '
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024; kib[NR]=$5/1024/n }
+    END {
+      printf "%-16s %10s %14s %20s %12s %16s\n", "tool", "files/s", "largest process", "all processes, PSS", "KiB a file", "mediabatch is"
+      for (i = 1; i <= NR; i++)
+        printf "%-16s %10.2f %10.0f MiB %16.0f MiB %12.0f %15.2fx\n", name[i], rate[i], rss[i], all[i], kib[i], rate[1]/rate[i]
+    }' "$work/$set-pyvips.txt"
+}
+
 # timed, then the bytes of the files the command left in $work/out (mediabatch's own folder aside).
 with_bytes() {
   local line
@@ -602,6 +626,10 @@ for set in $sets; do
     durability) make_inputs jpeg12; make_inputs tinymeta5000; durability ;;
     privacy) make_inputs privacy; privacy ;;
     posters) make_inputs posters20; posters ;;
+    cover) make_inputs jpeg12
+           against_pyvips jpeg12 bench/cover.json bench/pyvips-cover.py "1200×630 and 400×400 cover at attention (smartcrop), JPEG q80, sRGB" ;;
+    animation) make_inputs gif40
+               against_pyvips gif40 bench/animation.json bench/pyvips-animation.py "animated GIF → animated WebP, every frame, 320 px, q80, effort 4" ;;
     raw) make_inputs raw27; raw ;;
     hdr) make_inputs hdrheic20; hdr hdrheic20
          if [ -n "$hdr_jpeg" ]; then make_inputs uhdr100; hdr uhdr100; else echo "(no $corpus/jpeg/ultra-hdr.jpg: the Ultra HDR JPEG half is skipped)"; fi ;;

@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh [--toolchain] [--package] [PACKAGE...]
 #
 # By default: libvips (with libheif, libexif), libheif's, libavformat's, LibRaw's and zlib's headers, the C libraries; exiftool,
-# ffprobe, heif-info, djxl and LibRaw's dcraw_emu, which the tests read outputs back with (and sqlite3, which damages a state database), independently of libvips; strace, which
+# ffprobe, heif-info, djxl, webpmux (webp: an animated WebP's frames) and LibRaw's dcraw_emu, which the tests read outputs back with (and sqlite3, which damages a state database), independently of libvips; strace, which
 # the durability test watches a run's syncs and renames with; e2fsprogs' chattr, which makes an output folder
 # unwritable even for root; python3-venv, for the
 # reference implementations tests compare with (PyPI: jsonschema, thumbhash, pyvips with libvips 8.18, pillow-heif, numpy). --toolchain adds what
@@ -36,7 +36,7 @@ case "${VERSION_CODENAME:-}" in
 esac
 
 packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev zlib1g-dev libraw-dev libraw-bin
-          libimage-exiftool-perl libheif-examples libjxl-tools ffmpeg sqlite3 python3 python3-venv strace e2fsprogs "${heif_encoders[@]}")
+          libimage-exiftool-perl libheif-examples libjxl-tools webp ffmpeg sqlite3 python3 python3-venv strace e2fsprogs "${heif_encoders[@]}")
 if $with_toolchain; then
   # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime, with gold
   # when there is one (trixie moved it out of binutils; without it, bfd leaves the binary without RELRO).

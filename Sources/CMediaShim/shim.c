@@ -93,6 +93,17 @@ int mb_vips_crop(VipsImage *in, int left, int top, int width, int height, VipsIm
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
+int mb_vips_join_frames(VipsImage **frames, int n, VipsImage **out) {
+    VipsImage *joined;
+    if (vips_arrayjoin(frames, &joined, n, "across", 1, NULL))
+        return -1;
+    const int failed = vips_copy(joined, out, NULL);
+    g_object_unref(joined);
+    if (!failed)
+        vips_image_set_int(*out, "page-height", frames[0]->Ysize);
+    return failed;
+}
+
 int mb_vips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out, int *left, int *top) {
     if (vips_smartcrop(in, out, width, height, "interesting", interesting, NULL))
         return -1;

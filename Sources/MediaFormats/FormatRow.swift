@@ -66,6 +66,10 @@ public struct FormatRow: Sendable {
     public var keepsUneditableMetadata = false
     /// Its IANA media type, for a web page's `type` attributes; nil where browsers have none.
     public var mediaType: String?
+    /// Whether libvips reads and writes its animations (frames, delays, loop count): GIF and WebP.
+    /// Debian 12's libheif 1.15 has no image sequences, and libvips' HEIF pages are a file's
+    /// top-level images, not a sequence's frames.
+    public var animates = false
 }
 
 extension FormatRow {

@@ -39,6 +39,8 @@ public enum Defaults {
     public static let hdr = Stage.HDR.keep
     /// A camera RAW's preview where it is large enough: a develop costs far more.
     public static let rawSource = Stage.RawSource.auto
+    /// Animations stay animations, as sharp's `animated: true` and eleventy-img keep them.
+    public static let animated = true
     /// Within the box, as `maxPixelSize` always fitted.
     public static let fit = Fit.Mode.inside
     /// `cover` keeps the middle, as sharp and libvips do.

@@ -8,7 +8,11 @@ import Foundation
 ///   lowercased (`IMG_0001.cr2.jpg` beside `IMG_0001.jpg.jpg` for a RAW+JPEG pair);
 /// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture date as the camera's clock
 ///   read it (tokens `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`; falls back to the file's time);
-/// - `{hash:8}`: the first 8 (4–64) hex digits of the input's SHA-256; `{hash}` is all 64;
+/// - `{hash}`: the first 10 hex digits of the SHA-256 of the output's own bytes (`{hash:N}`: N, 4–64), so
+///   that a name changes exactly when its file does (a CDN may cache it for ever); known only once the
+///   output is encoded: until then the path keeps the placeholder (`awaitsOutputHash`);
+/// - `{inputHash}`: the input's SHA-256, all 64 hex digits (`{inputHash:N}`: the first N), the same
+///   for every output of an item;
 /// - `{size}`, `{width}`, `{height}`: with `variants`, the variant's size as listed (`1280`, or a
 ///   box's `1200x630`) and its pixels.
 public struct PathTemplate: Equatable, Sendable {
@@ -16,7 +20,9 @@ public struct PathTemplate: Equatable, Sendable {
         case literal(String)
         case dir, stem, ext, inputExt, size, width, height
         case date([DateToken])
+        /// The output's own bytes'.
         case hash(length: Int)
+        case inputHash(length: Int)
     }
 
     enum DateToken: Equatable, Sendable {
@@ -38,20 +44,20 @@ public struct PathTemplate: Equatable, Sendable {
         /// The capture instant and the UTC offset its clock was set to (nil: read as UTC).
         public var captured: (date: Date, utcOffsetSeconds: Int?)?
         /// The input's SHA-256 in hex.
-        public var contentHash: String?
+        public var inputHash: String?
         /// A variant's size as listed, width and height in pixels.
         public var size: VariantSize?
         public var width: Int?
         public var height: Int?
 
         public init(dir: String, stem: String, ext: String, inputExt: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
-                    contentHash: String? = nil, size: VariantSize? = nil, width: Int? = nil, height: Int? = nil) {
+                    inputHash: String? = nil, size: VariantSize? = nil, width: Int? = nil, height: Int? = nil) {
             self.dir = dir
             self.stem = stem
             self.ext = ext
             self.inputExt = inputExt
             self.captured = captured
-            self.contentHash = contentHash
+            self.inputHash = inputHash
             self.size = size
             self.width = width
             self.height = height
@@ -79,15 +85,17 @@ public struct PathTemplate: Equatable, Sendable {
         if !rest.isEmpty { pieces.append(.literal(String(rest))) }
         self.text = text
         self.pieces = pieces
-        guard pieces.contains(.stem) || usesHash else {
-            throw TemplateError("expected {stem} or {hash:N} in \"\(text)\", or every item would be written to the same file")
+        guard pieces.contains(.stem) || awaitsOutputHash || usesInputHash else {
+            throw TemplateError("expected {stem}, {hash} or {inputHash} in \"\(text)\", or every item would be written to the same file")
         }
     }
 
     /// Placeholders without an argument, by name.
     static let simplePlaceholders: [(String, Piece)] = [("dir", .dir), ("stem", .stem), ("ext", .ext), ("inputExt", .inputExt),
-                                                        ("hash", .hash(length: 64)),
+                                                        ("hash", .hash(length: 10)), ("inputHash", .inputHash(length: 64)),
                                                         ("size", .size), ("width", .width), ("height", .height)]
+    /// The placeholders that take a length: `{hash:N}`, `{inputHash:N}`.
+    static let hashes: [(String, (Int) -> Piece)] = [("hash", { .hash(length: $0) }), ("inputHash", { .inputHash(length: $0) })]
     /// How many hex digits `{hash:N}` may take.
     static let hashLengths = 4...64
     /// What may separate the fields of `{date:...}`.
@@ -95,16 +103,17 @@ public struct PathTemplate: Equatable, Sendable {
 
     private static func placeholder(_ name: String) throws -> Piece {
         if let (_, piece) = simplePlaceholders.first(where: { $0.0 == name }) { return piece }
-        if name.hasPrefix("hash:") {
-            guard let length = Int(name.dropFirst(5)), hashLengths.contains(length) else {
-                throw TemplateError("{\(name)}: expected {hash:N} with N from \(hashLengths.lowerBound) to \(hashLengths.upperBound) hex digits")
+        if let (hash, piece) = hashes.first(where: { name.hasPrefix($0.0 + ":") }) {
+            guard let length = Int(name.dropFirst(hash.count + 1)), hashLengths.contains(length) else {
+                throw TemplateError("{\(name)}: expected {\(hash):N} with N from \(hashLengths.lowerBound) to \(hashLengths.upperBound) hex digits")
             }
-            return .hash(length: length)
+            return piece(length)
         }
         if name.hasPrefix("date:") {
             return .date(try dateTokens(String(name.dropFirst(5)), placeholder: name))
         }
-        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}")
+        throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, "
+                            + "{inputHash:N}, {size}, {width} or {height}")
     }
 
     private static func dateTokens(_ pattern: String, placeholder: String) throws -> [DateToken] {
@@ -133,9 +142,31 @@ public struct PathTemplate: Equatable, Sendable {
     }
 
 
-    /// Whether the template has `{hash}` or `{hash:N}`: only then is the input hashed for it.
-    public var usesHash: Bool {
+    /// Whether the template has `{inputHash}` or `{inputHash:N}`: only then is the input hashed for it.
+    public var usesInputHash: Bool {
+        pieces.contains { if case .inputHash = $0 { return true } else { return false } }
+    }
+
+    /// Whether the template has `{hash}` or `{hash:N}`: its paths are known only once each output is encoded.
+    public var awaitsOutputHash: Bool {
         pieces.contains { if case .hash = $0 { return true } else { return false } }
+    }
+
+    /// Whether a rendered path still holds `{hash:N}`, the output's hash to come.
+    public static func awaitsOutputHash(_ path: String) -> Bool {
+        path.contains("{hash:")
+    }
+
+    /// A rendered path with each `{hash:N}` replaced by the first N hex digits of `hash`, the
+    /// output's SHA-256.
+    public static func resolvingOutputHash(_ path: String, hash: String) -> String {
+        var resolved = "", rest = Substring(path)
+        while let open = rest.range(of: "{hash:"), let close = rest[open.upperBound...].firstIndex(of: "}"),
+              let length = Int(rest[open.upperBound..<close]) {
+            resolved += rest[..<open.lowerBound] + hash.prefix(length)
+            rest = rest[rest.index(after: close)...]
+        }
+        return resolved + rest
     }
 
     /// Whether the template has the placeholder `name` ("ext", "size", …; not the parametrised date and hash).
@@ -158,7 +189,8 @@ public struct PathTemplate: Equatable, Sendable {
             case .size, .width, .height:
                 let value = piece == .size ? values.size?.text : (piece == .width ? values.width : values.height).map(String.init)
                 if let value { expanded += value } else if let last = expanded.last, "-_. ".contains(last) { expanded.removeLast() }
-            case .hash(let length): expanded += String((values.contentHash ?? String(repeating: "0", count: 64)).prefix(length))
+            case .hash(let length): expanded += "{hash:\(length)}" // until the output is encoded: `resolvingOutputHash`
+            case .inputHash(let length): expanded += String((values.inputHash ?? String(repeating: "0", count: 64)).prefix(length))
             case .date(let tokens): expanded += Self.format(values.captured, tokens)
             }
         }
@@ -191,14 +223,15 @@ extension PathTemplate {
     static var schema: JSONValue {
         let names = simplePlaceholders.map(\.0).joined(separator: "|")
         let lengths = hashLengths.map(String.init).joined(separator: "|")
+        let hashed = hashes.map(\.0).joined(separator: "|")
         let fields = DateToken.fields.map(\.0).joined(separator: "|")
         let separator = "[\(dateSeparators)]" // "-" comes first, so the class reads it literally
         let date = "date:\(separator)*(\(fields))(\(fields)|\(separator))*"
         return [
             "type": "string",
-            "pattern": .string(#"^([^{]|\{("# + "\(names)|" + #"hash:\+?0*("# + lengths + ")|" + date + #")\})*$"#),
+            "pattern": .string(#"^([^{]|\{("# + "\(names)|(\(hashed))" + #":\+?0*("# + lengths + ")|" + date + #")\})*$"#),
             "allOf": [
-                ["pattern": #"\{(stem|hash[^}]*)\}"#],
+                ["pattern": #"\{(stem|hash[^}]*|inputHash[^}]*)\}"#],
                 ["not": ["pattern": "^/"]],
                 ["not": ["pattern": #"(^|/)\.\.(/|$)"#]],
             ],

@@ -33,15 +33,6 @@ public enum Stage: Equatable, Sendable {
         case drop
     }
 
-    public struct Decode: Equatable, Sendable {
-        /// Where a camera RAW's picture comes from.
-        public var raw: RawSource = Defaults.rawSource
-
-        public init(raw: RawSource = Defaults.rawSource) {
-            self.raw = raw
-        }
-    }
-
     /// A camera RAW's picture: LibRaw's develop of the sensor data, or the JPEG preview the camera embedded.
     public enum RawSource: String, CaseIterable, Codable, Sendable {
         /// The preview where it is as large as every later stage needs, else a develop.
@@ -68,6 +59,19 @@ public enum Stage: Equatable, Sendable {
         case seconds(Double)
         /// Percent of the duration, 0–100.
         case percent(Double)
+    }
+
+    public struct Decode: Equatable, Sendable {
+        /// An animation (GIF, WebP) keeps every frame, its delays and loop count where the output
+        /// format animates; false: its first frame alone.
+        public var animated: Bool
+        /// Where a camera RAW's picture comes from.
+        public var raw: RawSource
+
+        public init(animated: Bool = Defaults.animated, raw: RawSource = Defaults.rawSource) {
+            self.animated = animated
+            self.raw = raw
+        }
     }
 
     public struct Downsample: Equatable, Sendable {
@@ -178,17 +182,6 @@ extension Stage.Variants {
     }
 }
 
-extension Stage.Decode {
-    /// What the stage does with a camera RAW, in words, for `mediabatch validate`.
-    public var explanation: String {
-        switch raw {
-        case .auto: return "camera RAW: its embedded preview where it is as large as the later stages need, else developed by LibRaw"
-        case .develop: return "camera RAW: developed by LibRaw (half-size where the later stages need at most half)"
-        case .preview: return "camera RAW: its embedded preview, even where it is smaller than the later stages need"
-        }
-    }
-}
-
 extension Stage.Poster {
     /// What the stage makes, in words, for `mediabatch validate`.
     public var explanation: String {
@@ -199,6 +192,21 @@ extension Stage.Poster {
         case .percent(let percent): frame = "the frame at \(percent)% of the duration"
         }
         return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it"
+    }
+}
+
+extension Stage.Decode {
+    /// What the stage keeps of an animation and where a camera RAW's picture comes from, in
+    /// words, for `mediabatch validate`.
+    public var explanation: String {
+        let animation = animated ? "animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; other formats get the first frame"
+            : "animations: the first frame only"
+        let camera = switch raw {
+        case .auto: "camera RAW: its embedded preview where it is as large as the later stages need, else developed by LibRaw"
+        case .develop: "camera RAW: developed by LibRaw (half-size where the later stages need at most half)"
+        case .preview: "camera RAW: its embedded preview, even where it is smaller than the later stages need"
+        }
+        return animation + "; " + camera
     }
 }
 

@@ -81,9 +81,9 @@ extension PipelineDecoder {
     private func checkNames(_ template: PathTemplate, _ key: String, _ stage: JSONReader, variants: Stage.Variants?,
                             bothPairFilesEncoded: Bool) throws {
         let path = stage.child(key, .string(template.text))
-        if bothPairFilesEncoded, !template.uses("inputExt"), !template.usesHash {
+        if bothPairFilesEncoded, !template.uses("inputExt"), !template.awaitsOutputHash, !template.usesInputHash {
             throw path.fail("with input.rawJpegPairs \"both\", a RAW and its JPEG would be written to the same file: "
-                            + "expected {inputExt} or {hash:N} in \"\(template.text)\"")
+                            + "expected {inputExt}, {hash} or {inputHash} in \"\(template.text)\"")
         }
         let sized = ["size", "width", "height"].filter(template.uses)
         guard let variants else {

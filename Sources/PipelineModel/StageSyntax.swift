@@ -48,7 +48,9 @@ extension StageSyntax {
     static let decode = StageSyntax(
         spelling: "decode", name: .decode,
         help: "Opens each item header-first (libvips for images, LibRaw for camera RAW, libavformat for videos); stages that shape pictures need it before them.",
-        options: [DecodeKeys.raw.described]) { object in .decode(.init(raw: try object.value(DecodeKeys.raw))) }
+        options: [DecodeKeys.animated.described, DecodeKeys.raw.described]) { object in
+            .decode(.init(animated: try object.value(DecodeKeys.animated), raw: try object.value(DecodeKeys.raw)))
+        }
 
     static let poster = StageSyntax(
         spelling: "poster", name: .poster,
@@ -135,6 +137,16 @@ enum FilterKeys {
                                     "A Live Photo's movie that match does not select: keepWithStill goes along with its selected still, drop filters it out.")
 }
 
+enum DecodeKeys {
+    static let animated = Key("animated", .boolean, .value(Defaults.animated),
+                              "An animated GIF or WebP keeps every frame, its delays and loop count in formats that animate "
+                              + "(GIF, WebP; the others get its first frame, and the report says so); false: the first frame only.")
+    static let raw = Key("raw", ValueSyntax<Stage.RawSource>.choice("auto, develop or preview"), .value(Defaults.rawSource),
+                         "A camera RAW's picture: auto takes its embedded preview where its longest side is at least what the later "
+                         + "stages need, else develops it with LibRaw (at half size where they need at most half); develop always "
+                         + "develops; preview always takes the preview, even smaller than asked.")
+}
+
 enum DownsampleKeys {
     static let maxPixelSize = Key("maxPixelSize", .positiveInteger, .noDefault,
                                   "The box maxPixelSize × maxPixelSize: with fit inside, the longest side's maximum, in pixels. Not with width or height.")
@@ -201,13 +213,6 @@ enum VariantsKeys {
                                  "thumbhash: a ThumbHash of each item in the manifest, for blurred previews.")
 }
 
-enum DecodeKeys {
-    static let raw = Key("raw", ValueSyntax<Stage.RawSource>.choice("auto, develop or preview"), .value(Defaults.rawSource),
-                         "A camera RAW's picture: auto takes its embedded preview where its longest side is at least what the later "
-                         + "stages need, else develops it with LibRaw (at half size where they need at most half); develop always "
-                         + "develops; preview always takes the preview, even smaller than asked.")
-}
-
 enum HDRKeys {
     static let hdr = Key("hdr", ValueSyntax<Stage.HDR>.choice("keep or drop"), .value(Defaults.hdr),
                          "An HDR photo's gain map: keep writes it where the output format carries one (JPEG, as Ultra HDR: "
@@ -231,8 +236,10 @@ enum PosterKeys {
 
 enum WriteKeys {
     static let path = Key("path", .pathTemplate, .value(try! PathTemplate(Defaults.writePath)),
-                          "Output path relative to the output root: {dir}, {stem}, {ext}, {date:yyyy-MM-dd}, {hash:N}, and with variants "
-                          + "{size}, {width}, {height}; {stem} or {hash:N} required.")
+                          "Output path relative to the output root: {dir}, {stem}, {ext}, {inputExt} (the input's own extension), "
+                          + "{date:yyyy-MM-dd}, {hash} (the output's own bytes' SHA-256, 10 hex digits; {hash:N} for N, 4–64), "
+                          + "{inputHash} (the input's; {inputHash:N}), and with variants {size}, {width}, {height}; {stem}, {hash} or "
+                          + "{inputHash} required.")
     static let posterPath = Key("posterPath", .pathTemplate, .value(try! PathTemplate(Defaults.posterPath)),
                                 "With a poster stage, where a movie's poster goes: the placeholders of path, {ext} the poster's format's.")
 }

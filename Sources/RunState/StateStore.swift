@@ -96,6 +96,9 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var gainMap: Bool?
     /// A video item's "poster" or "video"; nil for a still's outputs.
     public var role: String?
+    /// An animation's frames and length in seconds; nil for a single frame.
+    public var frames: Int?
+    public var duration: Double?
 
     public init(path: String, input: String, contentHash: String, stamp: FileStamp, stale: Bool = false) {
         self.path = path
@@ -236,10 +239,16 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v6: captions") { db in
             try db.alter(table: "items") { table in table.add(column: "caption", .text) }
         }
-        migrator.registerMigration("v7: raw+jpeg partners") { db in
+        migrator.registerMigration("v7: animations") { db in
+            try db.alter(table: "outputs") { table in
+                table.add(column: "frames", .integer)
+                table.add(column: "duration", .double)
+            }
+        }
+        migrator.registerMigration("v8: raw+jpeg partners") { db in
             try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
         }
-        migrator.registerMigration("v8: output roles") { db in
+        migrator.registerMigration("v9: output roles") { db in
             try db.alter(table: "outputs") { table in table.add(column: "role", .text) }
         }
         return migrator

@@ -46,10 +46,10 @@ public final class VImage: @unchecked Sendable {
     }
 
     /// Opens `path` for its pixels, as stored (lazily: pixels are decoded as they are asked for,
-    /// and a decode error fails the read).
-    public static func decode(_ path: String) throws -> VImage {
+    /// and a decode error fails the read); an animation's every frame with `allFrames`.
+    public static func decode(_ path: String, allFrames: Bool = false) throws -> VImage {
         countDecode()
-        return try open(path)
+        return try open(loading(path, allFrames: allFrames))
     }
 
     /// Decodes `path` to fit `maxSize` × `maxSize` (never upsized), shrinking on load and
@@ -61,19 +61,19 @@ public final class VImage: @unchecked Sendable {
     /// Decodes `path` scaled by one factor to fit `width` × `height` (upright sides; never
     /// upsized), shrinking on load and applying the orientation: as libvips' thumbnail scales a
     /// picture it then crops, the side that sets the scale exact.
-    public static func thumbnail(of path: String, fitting width: Int, _ height: Int) throws -> VImage {
+    public static func thumbnail(of path: String, fitting width: Int, _ height: Int, allFrames: Bool = false) throws -> VImage {
         countDecode()
         var out: UnsafeMutablePointer<VipsImage>?
-        try build { try check(mb_vips_thumbnail(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
+        try build { try check(mb_vips_thumbnail(loading(path, allFrames: allFrames), Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
         return VImage(owning: out!)
     }
 
     /// Decodes `path` to exactly `width` × `height`, orientation applied (the caller keeps the
-    /// aspect ratio), shrinking on load.
-    public static func thumbnail(of path: String, width: Int, height: Int) throws -> VImage {
+    /// aspect ratio), shrinking on load; an animation's every frame to that size with `allFrames`.
+    public static func thumbnail(of path: String, width: Int, height: Int, allFrames: Bool = false) throws -> VImage {
         countDecode()
         var out: UnsafeMutablePointer<VipsImage>?
-        try build { try check(mb_vips_thumbnail_exact(path, Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
+        try build { try check(mb_vips_thumbnail_exact(loading(path, allFrames: allFrames), Int32(clamping: width), Int32(clamping: height), &out), "thumbnail") }
         return VImage(owning: out!)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import MetadataKit
 @testable import MediaBatchCore
 import PipelineModel
@@ -116,5 +117,59 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         stage.fingerprint(&fingerprint, format: .jpeg)
         stage.fingerprint(&fingerprint, format: nil)
         XCTAssertEqual(fingerprint.recipe, ["decode", "decode"], "the same whatever the limits; nothing for a file that is not media")
+    }
+
+    // MARK: Animations
+
+    func testAJPEGOfAnAnimationIsItsFirstFrameAndTheReportSaysSo() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        try Animations.make(in: input)
+        let report = try Self.run(try pipeline(#"""
+            {"stage": "decode"}, {"stage": "variants", "sizes": [120], "formats": ["webp", "jpeg"]}, {"stage": "write", "path": "{stem}.{ext}"}
+            """#, input: #"{"include": ["*.gif"]}"#), input: input, output: output)
+        let item = try XCTUnwrap(result(report, "animation-gif.gif"))
+        XCTAssertEqual(item.firstFrameOnly, "5 frames, the first written: jpeg does not animate")
+        let jpeg = try Animations.read(output.appendingPathComponent("animation-gif.jpg"), against: input.appendingPathComponent("animation-gif.gif"))
+        XCTAssertEqual([jpeg.frames, jpeg.width, jpeg.frameHeight], [1, 120, 80])
+        XCTAssertLessThanOrEqual(jpeg.meanDifferences.first ?? .infinity, 1.0, "the first frame: \(jpeg.meanDifferences)")
+        XCTAssertEqual(try Animations.read(output.appendingPathComponent("animation-gif.webp"), against: input.appendingPathComponent("animation-gif.gif")).frames, 5)
+    }
+
+    func testAnimatedFalseTakesTheFirstFrameOnly() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        try Animations.make(in: input)
+        let report = try Self.run(try pipeline(#"""
+            {"stage": "decode", "animated": false}, {"stage": "downsample", "maxPixelSize": 120}, {"stage": "write"}
+            """#), input: input, output: output)
+        for name in ["animation-gif.gif", "animation-webp.webp"] {
+            XCTAssertEqual(result(report, name)?.firstFrameOnly, "5 frames, the first written: decode's animated is false")
+            let read = try Animations.read(output.appendingPathComponent(name), against: input.appendingPathComponent(name))
+            XCTAssertEqual([read.frames, read.width, read.frameHeight], [1, 120, 80], name)
+            XCTAssertLessThanOrEqual(read.meanDifferences.first ?? .infinity, name.hasSuffix(".gif") ? 2.0 : 1.0, "\(name): \(read.meanDifferences)")
+        }
+    }
+
+    func testAnAnimationOverMaxFramesFailsOnItsHeader() throws {
+        let input = Fixtures.temporaryFolder()
+        try Animations.make(in: input)
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 100}, {"stage": "write"}"#,
+                                               limits: #"{"maxFrames": 4}"#), input: input, output: Fixtures.temporaryFolder())
+        for name in ["animation-gif.gif", "animation-webp.webp"] {
+            XCTAssertEqual(result(report, name)?.error?.code, .tooManyFrames, name)
+            XCTAssertEqual(result(report, name)?.error?.message, "5 frames, over limits.maxFrames (4)", name)
+            XCTAssertNil(result(report, name)?.estimatedBytes, "refused before admission: \(name)")
+        }
+    }
+
+    func testAnimatedChangesTheFingerprintOfAnimatingFormatsOnly() {
+        func recipe(_ animated: Bool, _ format: MediaFormat) -> [String] {
+            var fingerprint = ItemFingerprint(recipe: [])
+            DecodeStage(options: .init(animated: animated), maxPixels: 1, maxFrames: 1).fingerprint(&fingerprint, format: format)
+            return fingerprint.recipe
+        }
+        XCTAssertNotEqual(recipe(true, .gif), recipe(false, .gif))
+        XCTAssertNotEqual(recipe(true, .webp), recipe(false, .webp))
+        XCTAssertEqual(recipe(true, .jpeg), recipe(false, .jpeg))
+        XCTAssertEqual(recipe(true, .jpeg), ["decode"], "a still's fingerprint is what it was before animations")
     }
 }

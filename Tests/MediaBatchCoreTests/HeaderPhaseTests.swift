@@ -110,10 +110,10 @@ final class HeaderPhaseTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(result.reason, "vanished after it was listed")
     }
 
-    /// A dry run records nothing and so hashes no input, unless a path is named after its hash.
+    /// A dry run records nothing and so hashes no input, unless a path is named after its hash (`{inputHash}`).
     func testADryRunNamesAHashedOutputAsTheRunWould() throws {
         let input = try Self.folder(of: ["jpeg/apple_iphone_4.jpg"])
-        let pipeline = try pipeline(#"{"stage": "decode"}, {"stage": "write", "path": "{hash:12}.{ext}"}"#)
+        let pipeline = try pipeline(#"{"stage": "decode"}, {"stage": "write", "path": "{inputHash:12}.{ext}"}"#)
         let hash = try ContentHash.ofFile(atPath: input.appendingPathComponent("apple_iphone_4.jpg").path)
         for dryRun in [true, false] {
             let report = try Self.run(pipeline, input: input, output: Fixtures.temporaryFolder(), dryRun: dryRun)

@@ -218,7 +218,7 @@ final class RunLedgerTests: XCTestCase {
     }
 
     func testCaptureDateAndHashPlaceholders() throws {
-        let report = try run(try pipeline(path: "{date:yyyy}/{date:MM}/{stem}-{hash:8}.{ext}"))
+        let report = try run(try pipeline(path: "{date:yyyy}/{date:MM}/{stem}-{inputHash:8}.{ext}"))
         let pug = try XCTUnwrap(report.items.first { $0.input == "heic/pug.heic" })
         let hash = try ContentHash.ofFile(atPath: input.appendingPathComponent("heic/pug.heic").path)
         XCTAssertEqual(pug.output, "2023/02/pug-\(hash.prefix(8)).jpg", "captured 2023-02-21T14:33:08+03:00")

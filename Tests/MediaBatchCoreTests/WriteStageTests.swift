@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaBatchCore
 import MetadataKit
 import PipelineModel
+import RunState
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -250,5 +251,86 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(result(report, "dup/a.png")?.error?.code, .outputCollision, "a JPEG named .png is named by its bytes: a.jpg, taken")
         XCTAssertEqual(result(report, "sample.3gp")?.status, .skipped)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
+    }
+
+    // MARK: Paths named by the output's bytes ({hash})
+
+    /// A pipeline naming its WebPs by their own bytes, run over `input` into `output` with a state database.
+    private func hashedRun(_ input: URL, _ output: URL, quality: Int, prune: Bool = false, concurrency: Int = 2) throws -> RunReport {
+        let pipeline = try pipeline(#"""
+            {"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 320}, {"stage": "transcode", "to": "webp", "quality": \#(quality)},
+            {"stage": "write", "path": "img/{stem}.{hash}.{ext}"}
+            """#)
+        var options = RunOptions(inputRoot: input, outputRoot: output, concurrency: concurrency,
+                                 memoryBudget: pipeline.limits.memoryBudget, pipelineName: "test")
+        options.prune = prune
+        return try RunReport(PipelineRunner(pipeline: pipeline, options: options).run())
+    }
+
+    /// Each output as the report names it, checked against the SHA-256 of the file's bytes.
+    private func assertNamedByTheirBytes(_ report: RunReport, _ output: URL, file: StaticString = #filePath, line: UInt = #line) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for item in report.items {
+            let path = try XCTUnwrap(item.output, item.input, file: file, line: line)
+            let hash = try ContentHash.ofFile(atPath: output.appendingPathComponent(path).path)
+            XCTAssertEqual(path, "img/\((item.input as NSString).deletingPathExtension).\(hash.prefix(10)).webp", file: file, line: line)
+            names[item.input] = path
+        }
+        return names
+    }
+
+    func testHashedNamesChangeExactlyWhenTheBytesDo() throws {
+        let input = try Self.folder(of: ["jpeg/apple_iphone_4.jpg", "jpeg/orientation/Landscape_1.jpg"]), output = Fixtures.temporaryFolder()
+        let first = try hashedRun(input, output, quality: 80)
+        XCTAssertEqual(first.totals.ok, 2, "\(first.items)")
+        let named = try assertNamedByTheirBytes(first, output)
+
+        let again = try hashedRun(input, output, quality: 80)
+        XCTAssertEqual(again.items.map(\.status), [.unchanged, .unchanged], "nothing redone")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: again.items.map { ($0.input, $0.output ?? "") }), named, "the same names")
+
+        let requality = try hashedRun(input, output, quality: 60)
+        XCTAssertEqual(requality.items.map(\.change), [.pipelineChanged, .pipelineChanged])
+        let renamed = try assertNamedByTheirBytes(requality, output)
+        for (input, path) in named {
+            XCTAssertNotEqual(renamed[input], path, "other bytes, another name")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), "stale, kept until --prune")
+        }
+
+        let pruned = try hashedRun(input, output, quality: 60, prune: true)
+        XCTAssertEqual(pruned.items.map(\.status), [.unchanged, .unchanged])
+        let left = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("img").path).sorted()
+        XCTAssertEqual(left, renamed.values.map { ($0 as NSString).lastPathComponent }.sorted(), "the old names pruned")
+    }
+
+    /// A copy, its location removed in place, is named by the bytes written, not by its input's.
+    func testACopyIsNamedByItsEditedBytes() throws {
+        let input = try Self.folder(of: ["jpeg/nikon_d5000_xmp_gps_only.jpg"]), output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "stripLocation"}, {"stage": "write", "path": "{stem}.{hash:12}.{ext}"}"#),
+                                  input: input, output: output)
+        let path = try XCTUnwrap(report.items.first?.output)
+        let written = try ContentHash.ofFile(atPath: output.appendingPathComponent(path).path)
+        XCTAssertEqual(path, "nikon_d5000_xmp_gps_only.\(written.prefix(12)).jpg")
+        XCTAssertNotEqual(written, try ContentHash.ofFile(atPath: input.appendingPathComponent("nikon_d5000_xmp_gps_only.jpg").path),
+                          "the location went: other bytes")
+        XCTAssertEqual(report.items.first?.removedMetadata?.isEmpty, false)
+    }
+
+    func testTwoInputsWithByteIdenticalOutputsCollide() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        for name in ["a.jpg", "b.jpg"] {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent(name).path)
+        }
+        let pipeline = try pipeline(#"""
+            {"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 320}, {"stage": "transcode", "to": "webp"}, {"stage": "write", "path": "img/{hash}.{ext}"}
+            """#)
+        let report = try Self.run(pipeline, input: input, output: output, concurrency: 1)
+        XCTAssertEqual(report.items.map(\.status), [.ok, .failed])
+        let written = try XCTUnwrap(report.items[0].output)
+        XCTAssertEqual(report.items[1].error?.code, .outputCollision)
+        XCTAssertEqual(report.items[1].error?.message, "\(written) is already the output of a.jpg, with the same bytes")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("img").path), [(written as NSString).lastPathComponent])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp").path)
+            .filter { $0.hasSuffix(".webp") }, [], "the second's file was not published, nor left behind")
     }
 }

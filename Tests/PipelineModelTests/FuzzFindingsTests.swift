@@ -14,7 +14,7 @@ final class PipelineModelFuzzFindingsTests: XCTestCase {
         guard case .write(let write)? = pipeline.stage(.write) else { return XCTFail("no write stage") }
         XCTAssertEqual(write.path.render(.init(dir: "", stem: "IMG_0001", ext: "jpg", inputExt: "heic")), "__/IMG_0001.jpg")
         XCTAssertEqual(write.path.render(.init(dir: "2024", stem: "IMG_0001", ext: "jpg", inputExt: "heic")), "2024../IMG_0001.jpg")
-        XCTAssertEqual(try PathTemplate("{stem}/{hash:8}").render(.init(dir: "", stem: "..", ext: "jpg", inputExt: "heic")), "__/00000000")
+        XCTAssertEqual(try PathTemplate("{stem}/{inputHash:8}").render(.init(dir: "", stem: "..", ext: "jpg", inputExt: "heic")), "__/00000000")
     }
 
     /// Two members JSONDecoder refuses (it takes the valid JSON number 0e3 for no number): the

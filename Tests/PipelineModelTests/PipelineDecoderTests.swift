@@ -157,7 +157,7 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "resize"}"#),
              #"stages[0].stage: expected a stage name (one of filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
-             #"stages[0].fast: unknown key; expected one of "raw", "stage""#),
+             #"stages[0].fast: unknown key; expected one of "animated", "raw", "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
              "version: this mediabatch reads pipeline version 1, found 2; upgrade mediabatch"),
             (#"{"stages": [{"stage": "decode"}]}"#,
@@ -202,6 +202,8 @@ final class PipelineDecoderTests: XCTestCase {
              #"stages[0]: "stripMetadata" needs a "decode" stage before it (a keep-list without icc or orientation converts or turns the pictures)"#),
             (stages(#"{"stage": "decode"}, {"stage": "write"}, {"stage": "stripLocation"}"#),
              #"stages[2]: "write" must be the last stage"#),
+            (stages(#"{"stage": "decode", "animated": "yes"}, {"stage": "write"}"#),
+             #"stages[0].animated: expected true or false, found "yes""#),
             (stages(#"{"stage": "decode"}, {"stage": "decode"}"#),
              #"stages[1]: "decode" appears twice; a pipeline runs each stage once"#),
             (stages(#"{"stage": "decode"}, {"stage": "stripLocation"}"#),
@@ -209,7 +211,8 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "../{stem}.{ext}"}"#),
              #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
-             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {size}, {width} or {height}"),
+             "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {inputHash:N}, "
+             + "{size}, {width} or {height}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),
@@ -330,7 +333,7 @@ final class PipelineDecoderTests: XCTestCase {
                 #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
             #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
                 #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "rawJpegPairs", "root", "trusted""#,
-            #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "raw", "stage""#,
+            #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "animated", "raw", "stage""#,
         ]
         for (json, message) in failures {
             XCTAssertThrowsError(try Pipeline.decode(Data(json.utf8), baseDirectory: base), json) { XCTAssertEqual("\($0)", message) }

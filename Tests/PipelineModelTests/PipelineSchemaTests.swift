@@ -75,6 +75,7 @@ final class PipelineSchemaTests: XCTestCase {
         let schema = PathTemplate.schema
         let templates = ["{dir}/{stem}.{ext}", "{date:yyyy}/{date:MM}/{stem}.{ext}", "{date:yyyy-MM-dd_HH.mm.ss}_{stem}.{ext}",
                          "{hash:8}.{ext}", "{hash:+08}.{ext}", "{hash}.{ext}", "a}b/{stem}", "web/{stem}-2048.{ext}",
+                         "{inputHash}.{ext}", "{inputHash:12}/{stem}", "{inputHash:3}", "{hashes}.{ext}", "{inputhash}.{ext}",
                          "{hash:3}.{ext}", "{hash:65}", "{dir}/{name}.{ext}", "{stem", "/tmp/{stem}", "../{stem}", "a/../{stem}",
                          "{dir}.{ext}", "", "{date:}/{stem}", "{date:yyy}/{stem}", "{date:--}/{stem}", "{date:MMM}/{stem}", "..x/{stem}"]
         for template in templates {

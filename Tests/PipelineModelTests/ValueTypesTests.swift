@@ -62,18 +62,31 @@ final class PathTemplateTests: XCTestCase {
         XCTAssertEqual(template.render(.init(dir: "", stem: "a", ext: "jpg", inputExt: "heic")), "unknown/unknown/unknown_a.jpg")
     }
 
-    func testContentHashPrefix() throws {
+    func testInputHashPrefix() throws {
         let hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-        XCTAssertEqual(try PathTemplate("{hash:8}.{ext}").render(.init(dir: "a", stem: "b", ext: "jpg", inputExt: "heic", contentHash: hash)), "9f86d081.jpg")
-        XCTAssertEqual(try PathTemplate("{hash}").render(.init(dir: "", stem: "", ext: "", inputExt: "", contentHash: hash)), hash)
+        XCTAssertEqual(try PathTemplate("{inputHash:8}.{ext}").render(.init(dir: "a", stem: "b", ext: "jpg", inputExt: "heic", inputHash: hash)), "9f86d081.jpg")
+        XCTAssertEqual(try PathTemplate("{inputHash}").render(.init(dir: "", stem: "", ext: "", inputExt: "", inputHash: hash)), hash)
     }
 
-    /// A dry run hashes an input only for a template that names outputs after the hash.
-    func testKnowsWhetherItNeedsTheInputsHash() throws {
-        XCTAssertTrue(try PathTemplate("{hash:8}.{ext}").usesHash)
-        XCTAssertTrue(try PathTemplate("{dir}/{stem}-{hash}.{ext}").usesHash)
-        XCTAssertFalse(try PathTemplate("{date:yyyy}/{dir}/{stem}.{ext}").usesHash)
-        XCTAssertFalse(try PathTemplate("hash/{stem}.{ext}").usesHash, "literal text named hash is no placeholder")
+    /// `{hash}` is the output's own: the path keeps `{hash:N}` until its bytes are known, then takes their hash's first N digits.
+    func testOutputHashIsFilledInOnceTheBytesAreKnown() throws {
+        let hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+        let planned = try PathTemplate("{hash:4}/{stem}.{hash}.{ext}").render(.init(dir: "", stem: "a", ext: "webp", inputExt: "jpg"))
+        XCTAssertEqual(planned, "{hash:4}/a.{hash:10}.webp")
+        XCTAssertTrue(PathTemplate.awaitsOutputHash(planned))
+        XCTAssertEqual(PathTemplate.resolvingOutputHash(planned, hash: hash), "9f86/a.9f86d08188.webp")
+        XCTAssertEqual(PathTemplate.resolvingOutputHash(try PathTemplate("{hash:+064}").render(.init(dir: "", stem: "", ext: "", inputExt: "")), hash: hash), hash)
+        XCTAssertFalse(PathTemplate.awaitsOutputHash("a/{stem}.jpg"))
+    }
+
+    /// A dry run hashes an input only for a template that names outputs after the input's hash.
+    func testKnowsWhichHashesItNeeds() throws {
+        XCTAssertTrue(try PathTemplate("{inputHash:8}.{ext}").usesInputHash)
+        XCTAssertFalse(try PathTemplate("{inputHash:8}.{ext}").awaitsOutputHash)
+        XCTAssertTrue(try PathTemplate("{dir}/{stem}-{hash}.{ext}").awaitsOutputHash)
+        XCTAssertFalse(try PathTemplate("{dir}/{stem}-{hash}.{ext}").usesInputHash)
+        XCTAssertFalse(try PathTemplate("{date:yyyy}/{dir}/{stem}.{ext}").usesInputHash)
+        XCTAssertFalse(try PathTemplate("hash/{stem}.{ext}").awaitsOutputHash, "literal text named hash is no placeholder")
     }
 
     func testRejectsTemplatesThatCouldCollideOrEscape() {
@@ -85,6 +98,7 @@ final class PathTemplateTests: XCTestCase {
         XCTAssertThrowsError(try PathTemplate(""))
         XCTAssertThrowsError(try PathTemplate("{hash:3}"))
         XCTAssertThrowsError(try PathTemplate("{hash:65}"))
+        XCTAssertThrowsError(try PathTemplate("{inputHash:3}"))
         XCTAssertThrowsError(try PathTemplate("{date:yyyy/MM}/{stem}"), "a / inside {date:…} is not a date field")
         XCTAssertThrowsError(try PathTemplate("{date:}/{stem}"))
     }

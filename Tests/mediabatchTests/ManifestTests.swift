@@ -202,4 +202,20 @@ final class ManifestTests: XCTestCase {
         }
         return dates
     }
+
+    func testAnimatedOutputsCarryTheirFramesAndDuration() throws {
+        let input = Fixtures.temporaryFolder("manifest-animation"), output = Fixtures.temporaryFolder("manifest-out")
+        try Animations.make(in: input)
+        let report = try run(try pipelineFile(sizes: [120]), input, output)
+        XCTAssertEqual(report.totals.failed, 0)
+        let manifest = try manifest(output.appendingPathComponent("site/manifest.json"))
+        for item in manifest.items {
+            let byFormat = Dictionary(uniqueKeysWithValues: item.variants.map { ($0.format ?? "", $0) })
+            XCTAssertEqual(byFormat["webp"]?.frames, 5, item.input)
+            XCTAssertEqual(byFormat["webp"]?.duration, 1.5, "100 + 200 + … + 500 ms: \(item.input)")
+            XCTAssertNil(byFormat["jpeg"]?.frames, "a JPEG is the first frame: \(item.input)")
+            XCTAssertNil(byFormat["jpeg"]?.duration, item.input)
+        }
+        XCTAssertEqual(manifest.items.count, 3, "the GIF, the WebP and the GIF with transparency")
+    }
 }

@@ -74,6 +74,10 @@ int mb_vips_autorot(VipsImage *in, VipsImage **out);
 /* vips_extract_area is variadic: `cover`'s cut at a known place. */
 int mb_vips_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
+/* vips_arrayjoin is variadic, and its result keeps the first image's page-height: an animation's
+ * frames, each shaped alike, stacked again into one tall image whose page-height is a frame's. */
+int mb_vips_join_frames(VipsImage **frames, int n, VipsImage **out);
+
 /* vips_smartcrop is variadic, and says where it cut only through its result's offsets: the
  * region `interesting` picks, and its place in `in` (for the gain map, cut the same way). */
 int mb_vips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out, int *left, int *top);

@@ -86,17 +86,20 @@ final class ItemContext {
         }
         guard case .image(let image, _, let structure)? = try? header.get().content else { return nil }
         let profile = image.iccProfile
+        // Frames are turned as one tall image would be: an animation that asks to be turned is its first frame.
+        let animation = format.row.animates && image.orientation == 1 && image.pageCount > 1
         return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
                               needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
-                              hasProfile: profile != nil, gainMap: structure.gainMap)
+                              hasProfile: profile != nil, gainMap: structure.gainMap,
+                              frames: animation ? image.pageCount : 1, frameDelays: animation ? image.frameDelays : [])
     }()
 }
 
 extension ItemContext {
-    /// What decoding `source` (the picture `decode` planned) costs, for `CostEstimator`; nil for a movie.
-    func costHeader(_ source: Picture.Source) -> CostEstimator.ImageHeader? {
-        if source.raw != nil { return .init(format: format, raw: source) }
-        return image.map { .init(format: format, image: $0.image, picture: source) }
+    /// What decoding the pictures `plan` holds costs, for `CostEstimator`; nil for a movie (a poster's is `PosterStage`'s).
+    func costHeader(_ plan: ItemPlan) -> CostEstimator.ImageHeader? {
+        if let source = plan.outputs.lazy.compactMap(\.picture).first?.source, source.raw != nil { return .init(format: format, raw: source) }
+        return image.map { .init(format: format, image: $0.image, plan: plan) }
     }
 
     /// Fails the item when its input is no longer the file that was listed (size or modification

@@ -76,6 +76,21 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     /// The picture's gain map goes in (an HDR photo, in a format that carries one).
     var plansGainMap: Bool { picture?.keepsGainMap == true && format.carriesGainMap }
 
+    /// An animation's frames as its file holds them (a copy keeps the input's) and their length in
+    /// seconds, the delays summed; nil for a single frame.
+    var animation: (frames: Int, duration: Double)? {
+        guard let picture else { return nil }
+        let frames = picture.isUntouched ? picture.source.frames : picture.frames
+        guard frames > 1 else { return nil }
+        return (frames, Double(picture.source.frameDelays.prefix(frames).reduce(0, +)) / 1000)
+    }
+
+    /// An animation written as its first frame alone: why, for the report; nil otherwise.
+    var firstFrameOnly: String? {
+        guard let frames = picture?.source.frames, frames > 1, animation == nil else { return nil }
+        return format.row.animates ? "decode's animated is false" : "\(format.rawValue) does not animate"
+    }
+
     /// The output carries its picture's gain map, as written.
     var carriesGainMap: Bool { plansGainMap && !gainMapLeftOut }
 

@@ -1,3 +1,4 @@
+import MediaFormats
 import MetadataKit
 import PipelineModel
 
@@ -29,6 +30,9 @@ struct Picture: Codable, Hashable, Sendable {
         var raw: RawDecoding? = nil
         /// A movie's frame at this time, not a still's image (see `PosterStage`).
         var poster: Stage.PosterTime? = nil
+        /// An animation's frames (GIF, WebP) and each one's delay in milliseconds; 1 and none for a still.
+        var frames = 1
+        var frameDelays: [Int] = []
 
         /// As shown: orientations 5–8 turn the image a quarter.
         var upright: PixelSize { (5...8).contains(orientation) ? PixelSize(width: stored.height, height: stored.width) : stored }
@@ -50,11 +54,27 @@ struct Picture: Codable, Hashable, Sendable {
     /// Its gain map goes with it, shaped as it is, where the output format carries one; `hdr:
     /// "drop"` leaves it out.
     private(set) var keepsGainMap: Bool
+    /// The frames it keeps: the source's, or its first alone (`decode`'s `animated: false`, or
+    /// an output format that does not animate). A copy keeps the file's, whatever this says.
+    private(set) var frames: Int
 
     init(source: Source) {
         self.source = source
         size = source.stored
         keepsGainMap = source.gainMap != nil
+        frames = source.frames
+    }
+
+    /// Its first frame alone.
+    func firstFrameOnly() -> Picture {
+        var first = self
+        first.frames = 1
+        return first
+    }
+
+    /// As `format` can hold it: every frame where it animates, the first elsewhere.
+    func animated(as format: MediaFormat) -> Picture {
+        format.row.animates ? self : firstFrameOnly()
     }
 
     /// No stage changed it: the file's own coded image is what `write` keeps.

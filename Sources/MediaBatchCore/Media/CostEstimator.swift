@@ -33,20 +33,25 @@ public enum CostEstimator {
         public var bitsPerSample: Int
         /// An HDR photo's gain map is read too.
         public var hasGainMap: Bool
+        /// An animation costs every frame it keeps: each is decoded, resized, kept and encoded.
+        public var frames: Int
         /// A camera RAW's: a preview, or a develop (full or half-size).
         var raw: RawDecoding?
 
-        public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int, hasGainMap: Bool = false) {
+        public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int, hasGainMap: Bool = false, frames: Int = 1) {
             self.format = format
             self.width = width
             self.height = height
             self.bitsPerSample = bitsPerSample
             self.hasGainMap = hasGainMap
+            self.frames = frames
         }
 
-        init(format: MediaFormat, image: VImage, picture: Picture.Source?) {
+        /// The most frames any of `plan`'s pictures keeps: the file is decoded with that many.
+        init(format: MediaFormat, image: VImage, plan: ItemPlan) {
+            let pictures = plan.outputs.compactMap(\.picture)
             self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample,
-                      hasGainMap: picture?.gainMap != nil)
+                      hasGainMap: pictures.first?.source.gainMap != nil, frames: pictures.map(\.frames).max() ?? 1)
         }
 
         /// A camera RAW's, from the picture `decode` planned.
@@ -57,7 +62,7 @@ public enum CostEstimator {
     }
 
     public static func estimate(image header: ImageHeader, maxPixelSize: Int?) -> Int {
-        let pixels = Double(header.width) * Double(header.height)
+        let pixels = Double(header.width) * Double(header.height) * Double(header.frames)
         let depth = Double(max(8, header.bitsPerSample)) / 8
         switch header.format.row.decodeCost {
         case .wholeFrame(let perPixel):
@@ -107,8 +112,8 @@ public enum CostEstimator {
     static func estimate(variantsOf header: ImageHeader, pixels: [PixelSize], formats: Set<MediaFormat>) -> Int {
         let largest = pixels.map(\.longestSide).max() ?? max(header.width, header.height)
         let decode = estimate(image: header, maxPixelSize: largest)
-        let kept = pixels.reduce(0) { $0 + $1.width * $1.height * 3 }
-        let largestArea = Double(pixels.map { $0.width * $0.height }.max() ?? 0)
+        let kept = pixels.reduce(0) { $0 + $1.width * $1.height * 3 } * header.frames
+        let largestArea = Double(pixels.map { $0.width * $0.height }.max() ?? 0) * Double(header.frames)
         let encode = fixedBytes + Int(largestArea * (formats.compactMap { $0.row.encoder?.bytesPerPixel }.max() ?? 0))
         // A RAW's develop, like a whole frame, is given back (LibRaw's buffers freed) before any encode.
         let wholeFrame = switch header.format.row.decodeCost { case .wholeFrame, .rawDevelop: true; default: false }

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineModel
 
 /// Writes an item's files so that they appear whole or not at all: each file's content goes to
 /// a temporary file in the run's temporary folder (under the output root: same filesystem), and
@@ -10,17 +11,22 @@ import Foundation
 /// through a symlink inside the root.
 enum AtomicFile {
     /// One file to publish: its path relative to the output root, and what writes its content
-    /// at the temporary path it is given.
+    /// at the temporary path it is given — and returns the path it goes to where that was known
+    /// only once its bytes were (`{hash}`: the path given holds the placeholder), else nil.
     struct File {
         let relativePath: String
-        let produce: (_ temporaryPath: String) throws -> Void
+        let produce: (_ temporaryPath: String) throws -> String?
     }
 
     /// Publishes `relativePath` alone, at once (for files no commit follows, as the manifest);
     /// returns the published file's size.
     static func write(_ relativePath: String, under outputRoot: URL, via temporaryFolder: URL, durability: Durability,
                       _ produce: @escaping (_ temporaryPath: String) throws -> Void) throws -> Int {
-        let staged = try stage([File(relativePath: relativePath, produce: produce)], under: outputRoot, via: temporaryFolder)
+        let file = File(relativePath: relativePath) { temporary in
+            try produce(temporary)
+            return nil
+        }
+        let staged = try stage([file], under: outputRoot, via: temporaryFolder)
         try OutputPublisher(outputRoot: outputRoot, temporaryFolder: temporaryFolder, durability: durability).publish(staged)
         return staged[0].bytes
     }
@@ -40,7 +46,9 @@ enum AtomicFile {
         for (file, components) in zip(files, components) {
             staging.append(try Staging(file, components, root: root, temporaryFolder: temporaryFolder))
             // libvips and Foundation take a path: the walk above has just checked every folder on it.
-            try file.produce(staging[staging.count - 1].temporaryPath)
+            if let named = try file.produce(staging[staging.count - 1].temporaryPath) {
+                try staging[staging.count - 1].rename(named, root: root)
+            }
         }
         try beforeHandingOver()
         let staged = try staging.map { try $0.staged(in: temporaries) }
@@ -51,17 +59,26 @@ enum AtomicFile {
     /// A file being written to its temporary name. Its destination folder is made (and checked
     /// for symlinks) before its content is, so that a refused path costs no encoding.
     private struct Staging {
-        let relativePath: String
+        private(set) var relativePath: String
         let temporaryName: String
         let temporaryPath: String
         var handedOver = false
 
         init(_ file: File, _ components: [String], root: Int32, temporaryFolder: URL) throws {
             relativePath = file.relativePath
-            close(try OutputTree.openFolder(components.dropLast(), under: root))
+            // A folder named by the hash to come is made once it is known (`rename`).
+            if !PathTemplate.awaitsOutputHash(components.dropLast().joined(separator: "/")) {
+                close(try OutputTree.openFolder(components.dropLast(), under: root))
+            }
             temporaryName = "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(components.last ?? "")"
             temporaryPath = temporaryFolder.appendingPathComponent(temporaryName).path
             TemporaryFiles.shared.register(temporaryPath)
+        }
+
+        /// Goes to `relativePath` instead: its folder made and checked as the first one's was.
+        mutating func rename(_ relativePath: String, root: Int32) throws {
+            close(try OutputTree.openFolder(OutputTree.components(of: relativePath).dropLast(), under: root))
+            self.relativePath = relativePath
         }
 
         func staged(in temporaries: Int32) throws -> StagedFile {

@@ -28,8 +28,6 @@ final class ItemOutputs {
         return edited
     }
     private(set) var removedMetadata: [String] = []
-    /// Each output's SHA-256, by path, from the bytes written.
-    private(set) var hashes: [String: String] = [:]
     /// The outputs, by path, whose picture's gain map was to go in and could not be read.
     private(set) var gainMapsLeftOut: Set<String> = []
 
@@ -45,13 +43,13 @@ final class ItemOutputs {
     /// Where a camera RAW's picture came from, once rendered.
     var rawSource: ItemResult.RawSource? { renderer.rawSource }
 
-    /// Writes `output`'s file to `path`.
-    func write(_ output: PlannedOutput, to path: String) throws {
+    /// Writes `output`'s file to `path`; returns its SHA-256, from the bytes written (a copy's
+    /// as edited).
+    func write(_ output: PlannedOutput, to path: String) throws -> String {
         guard !output.isCopy(of: item.format), let picture = output.picture else {
             let copy = try OriginalCopy.write(item, editing: plan.metadataEdits, to: path)
             note(copy.removed)
-            hashes[output.path ?? ""] = copy.contentHash
-            return
+            return try copy.contentHash ?? ContentHash.ofFile(atPath: path)
         }
         let image = try renderer.image(for: picture, alpha: output.format.row.encoder?.codec.keepsAlpha == true)
         let gainMap = output.format.carriesGainMap && picture.keepsGainMap
@@ -61,7 +59,7 @@ final class ItemOutputs {
         let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)
         note((metadata?.removed ?? []) + encoded.notCarried + gainMapNotes(picture, output, written: gainMap != nil))
         try FileWriting.write(encoded.bytes, to: path)
-        hashes[output.path ?? ""] = ContentHash.of(bytes: encoded.bytes)
+        return ContentHash.of(bytes: encoded.bytes)
     }
 
     /// The ThumbHash of the smallest picture rendered, when the plan asks for a placeholder.

@@ -9,8 +9,13 @@ import VipsKit
 /// then each is cut or padded as its fit says (orientation is applied before: a crop is of the
 /// upright picture). Pictures are converted to sRGB where they ask. Several pictures, or one that several
 /// outputs encode, are computed into memory once; a single picture streams into its encoder.
+/// An animation is decoded with every frame when any picture keeps them (libvips resizes each
+/// frame alike), cut or padded a frame at a time; a picture of its first frame alone takes that
+/// frame from the resized frames.
 final class PictureRenderer {
     private let path: String
+    /// Some picture keeps an animation's frames: the file is decoded with all of them.
+    private let allFrames: Bool
     /// Largest (as resized, before framing) first; how many outputs encode each.
     private let pictures: [(picture: Picture, uses: Int)]
     private var rendered: [Picture: VImage]?
@@ -21,6 +26,7 @@ final class PictureRenderer {
 
     init(path: String, pictures: [Picture]) {
         self.path = path
+        allFrames = pictures.contains { $0.frames > 1 }
         let uses = Dictionary(pictures.map { ($0, 1) }, uniquingKeysWith: +)
         // Ties broken by what each picture is, not by the dictionary's order (seeded per process):
         // the same item renders its pictures in the same order, and picks the same placeholder, in every run.
@@ -46,27 +52,30 @@ final class PictureRenderer {
     }
 
     /// The smallest picture rendered that shows the whole photo in its own shape (nothing cut,
-    /// padded or stretched), else the smallest: for a placeholder, which stands for the photo.
+    /// padded or stretched), else the smallest: for a placeholder, which stands for the photo (an
+    /// animation's first frame).
     func smallest() throws -> VImage? {
         let whole = pictures.last { $0.picture.keepsAspectRatio && $0.picture.size == $0.picture.scaled }
         guard let picture = (whole ?? pictures.last)?.picture else { return nil }
-        return try image(for: picture)
+        return try failingDecode { try image(for: picture).firstFrame() }
     }
 
     private func renderAll() throws -> [Picture: VImage] {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
-            var previous = try decodedRaw() ?? decodedPoster() ?? commonSource.map { try VImage.thumbnail(of: path, width: $0.width, height: $0.height).inMemory() }
+            var previous = try decodedRaw() ?? decodedPoster() ?? commonSource.map {
+                try VImage.thumbnail(of: path, width: $0.width, height: $0.height, allFrames: allFrames).inMemory()
+            }
             for (index, (picture, _)) in pictures.enumerated() {
                 var image = try previous.map { try resized($0, to: picture) } ?? decode(picture)
                 if picture.isConverted { image = try SRGB.converting(image) }
                 // smartcrop reads every pixel before it cuts: streamed, the file would be decoded twice.
                 let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
                 if inMemory || smart { image = try image.inMemory() }
-                rendered[picture] = try frame(image, as: picture)
+                rendered[picture] = try frame(picture.frames == 1 ? image.firstFrame() : image, as: picture)
                 // The next source only where it keeps the file's shape and covers every picture after it.
-                let covers = pictures[(index + 1)...].allSatisfy { $0.picture.scaled.width <= image.width && $0.picture.scaled.height <= image.height }
+                let covers = pictures[(index + 1)...].allSatisfy { $0.picture.scaled.width <= image.width && $0.picture.scaled.height <= image.frameHeight }
                 if picture.keepsAspectRatio && covers { previous = image }
             }
         }
@@ -124,15 +133,19 @@ final class PictureRenderer {
         let size = picture.size
         switch framing.placement {
         case .crop(let left, let top):
-            return try image.cropped(left: left, top: top, width: size.width, height: size.height)
+            return try image.frameByFrame { try $0.cropped(left: left, top: top, width: size.width, height: size.height) }
         case .smartCrop(let interest):
-            let cut = try image.smartCropped(width: size.width, height: size.height, interest == .entropy ? .entropy : .attention)
+            // An animation's region is chosen on its first frame and cut from every frame: it holds still.
+            let cut = try image.firstFrame().smartCropped(width: size.width, height: size.height, interest == .entropy ? .entropy : .attention)
             smartCuts[picture] = (cut.left, cut.top)
-            return cut.image
+            guard image.frameCount > 1 else { return cut.image }
+            return try image.frameByFrame { try $0.cropped(left: cut.left, top: cut.top, width: size.width, height: size.height) }
         case .pad(let left, let top, let background):
             let colour = background ?? .transparent
-            return try image.padded(left: left, top: top, width: size.width, height: size.height,
-                                    rgba: [colour.red, colour.green, colour.blue, colour.alpha].map(Double.init))
+            return try image.frameByFrame {
+                try $0.padded(left: left, top: top, width: size.width, height: size.height,
+                              rgba: [colour.red, colour.green, colour.blue, colour.alpha].map(Double.init))
+            }
         }
     }
 
@@ -146,13 +159,14 @@ final class PictureRenderer {
         if cut, picture.isResized {
             // The side the cut leaves whole sets the scale; the other is unbounded (libvips' largest coordinate).
             let unbounded = 10_000_000, byWidth = scaled.width == picture.size.width
-            let image = try VImage.thumbnail(of: path, fitting: byWidth ? scaled.width : unbounded, byWidth ? unbounded : scaled.height)
+            let image = try VImage.thumbnail(of: path, fitting: byWidth ? scaled.width : unbounded, byWidth ? unbounded : scaled.height,
+                                             allFrames: allFrames)
             // Rounded the other way (a side at .5): the size planned.
-            guard image.width != scaled.width || image.height != scaled.height else { return image }
+            guard image.width != scaled.width || image.frameHeight != scaled.height else { return image }
             return try image.resized(width: scaled.width, height: scaled.height)
         }
-        if picture.isResized { return try VImage.thumbnail(of: path, width: scaled.width, height: scaled.height) }
-        let image = try VImage.decode(path)
+        if picture.isResized { return try VImage.thumbnail(of: path, width: scaled.width, height: scaled.height, allFrames: allFrames) }
+        let image = try VImage.decode(path, allFrames: allFrames)
         return picture.isTurned ? try image.upright() : image
     }
 

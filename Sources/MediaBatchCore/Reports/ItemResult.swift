@@ -34,6 +34,9 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var reason: String?
     /// Metadata removed on the way (e.g. "EXIF GPS", "moov/udta/©xyz"); absent when none.
     public internal(set) var removedMetadata: [String]?
+    /// An animation of which some output holds the first frame alone, and why ("5 frames, the first
+    /// written: jpeg does not animate"); absent otherwise.
+    public internal(set) var firstFrameOnly: String?
     public internal(set) var error: ErrorInfo?
     public internal(set) var bytesIn: Int
     public internal(set) var bytesOut: Int

@@ -41,6 +41,9 @@ public enum Manifest {
         public var gainMap: Bool?
         /// A video item's `poster` or `video` (for `<video poster=…>`); absent for a still's outputs.
         public var role: OutputRole?
+        /// An animation's frames and length in seconds (as for videos); absent for a single frame.
+        public var frames: Int?
+        public var duration: Double?
     }
 
     /// The document but for its items.
@@ -53,7 +56,8 @@ public enum Manifest {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
              pairedWith: item.pairedWith, variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
-                         bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)))
+                         bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)), frames: $0.frames,
+                         duration: $0.duration)
              }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
     }
 

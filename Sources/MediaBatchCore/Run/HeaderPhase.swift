@@ -138,15 +138,26 @@ struct HeaderPhase: Sendable {
     }
 
     /// Claims the planned outputs; the reason when one is taken, or planned twice for the item.
+    /// A path waiting for its output's hash is claimed once it has it (`claimNamed`). A RAW+JPEG
+    /// pair's file that stands for the photo now (input.rawJpegPairs changed) takes over its partner's outputs.
     private func claim(_ plan: ItemPlan, for input: InputItem) -> String? {
-        if let twice = Dictionary(grouping: plan.paths, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+        let paths = plan.paths.filter { !PathTemplate.awaitsOutputHash($0) }
+        if let twice = Dictionary(grouping: paths, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             return "\(twice) would be written twice: write.path does not tell this item's outputs apart"
         }
-        // A RAW+JPEG pair's file that stands for the photo now (input.rawJpegPairs changed) takes over its partner's outputs.
         let successorOf = input.rawJpegPair.flatMap { pipeline.input.rawJpegPairs == .both ? nil : $0.partner }
-        return claims.claim(plan.paths, for: input.relativePath, successorOf: successorOf).map {
+        return claims.claim(paths, for: input.relativePath, successorOf: successorOf).map {
             "\($0.output) is already the output of \($0.holder)"
         }
+    }
+
+    /// After the pixel phase, on the lane: claims the outputs named by their hash (`{hash}`), of
+    /// `planned` as written; the reason when another input holds one (its bytes are the same).
+    func claimNamed(_ written: [WrittenOutput], planned: ItemPlan, for input: String) -> String? {
+        let named = zip(planned.outputs.filter { $0.path != nil }, written)
+            .filter { PathTemplate.awaitsOutputHash($0.0.path!) && !$0.0.reused }.map(\.1.path)
+        guard !named.isEmpty else { return nil }
+        return claims.claim(named, for: input).map { "\($0.output) is already the output of \($0.holder), with the same bytes" }
     }
 
     /// Outputs an earlier run wrote from the same recipe, still intact, are kept (a variant
@@ -155,8 +166,10 @@ struct HeaderPhase: Sendable {
         var plan = plan
         if let change = item.change, [.pipelineChanged, .outputMissing, .outputAltered].contains(change), let entry = item.entry {
             for index in plan.outputs.indices {
-                plan.outputs[index].reused = ledger.canReuse(plan.outputs[index], for: job.input.relativePath,
-                                                             shared: entry.fingerprints.shared)
+                guard let path = ledger.reusablePath(of: plan.outputs[index], for: job.input.relativePath,
+                                                     shared: entry.fingerprints.shared) else { continue }
+                plan.outputs[index].reused = true
+                plan.outputs[index].path = path
             }
             if let previous = assessment.previous, !plan.paths.isEmpty, plan.outputs.allSatisfy(\.reused) {
                 executor.forget(job)

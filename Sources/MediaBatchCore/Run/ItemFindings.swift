@@ -54,11 +54,19 @@ struct ItemFindings: Sendable {
         result.bytesOut = outcome.outputs.filter { !$0.planned.reused }.reduce(0) { $0 + $1.bytes }
         result.removedMetadata = outcome.removedMetadata.isEmpty ? nil : outcome.removedMetadata
         result.rawSource = outcome.rawSource
+        result.firstFrameOnly = Self.firstFrameOnly(outcome.outputs.map(\.planned))
         if outcome.outputs.count > 1 || outcome.outputs.contains(where: { $0.planned.variant != nil }) {
             result.variants = outcome.outputs.map(ItemResult.Variant.init)
             result.placeholder = outcome.placeholder
         }
         return result
+    }
+
+    /// "12 frames, the first written: jpeg does not animate", naming each reason once.
+    private static func firstFrameOnly(_ outputs: [PlannedOutput]) -> String? {
+        let reasons = outputs.compactMap(\.firstFrameOnly).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard let frames = outputs.first?.picture?.source.frames, !reasons.isEmpty else { return nil }
+        return "\(frames) frames, the first written: " + reasons.joined(separator: "; ")
     }
 
     /// An item the last run decided, reported as it left it: nothing was read.

@@ -110,7 +110,7 @@ public final class PipelineRunner: @unchecked Sendable {
             case .decided(let result): recorder.finish(result, prepared.findings.entry, outputs: [])
             case .standing(let result, let outputs, let milliseconds):
                 recorder.stand(result, prepared.findings.entry, outputs: outputs, milliseconds: milliseconds)
-            case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder)
+            case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder, header)
             }
         }
         recorder.flush()
@@ -126,7 +126,7 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// On a scheduler lane: the pixel stages, or, in a dry run, where the item would go.
-    private func pixelPhase(_ findings: ItemFindings, _ job: ItemJob, _ plan: ItemPlan, _ recorder: RunRecorder) {
+    private func pixelPhase(_ findings: ItemFindings, _ job: ItemJob, _ plan: ItemPlan, _ recorder: RunRecorder, _ header: HeaderPhase) {
         guard !options.dryRun else {
             executor.forget(job)
             return recorder.finish(findings.planned(plan), findings.entry, outputs: nil)
@@ -136,6 +136,9 @@ public final class PipelineRunner: @unchecked Sendable {
         let outcome = executor.pixels(job)
         var entry = findings.entry
         entry?.placeholder = outcome.placeholder
+        if outcome.error == nil, let collision = header.claimNamed(outcome.outputs, planned: plan, for: job.input.relativePath) {
+            return recorder.finish(findings.failed(.outputCollision, collision, stage: .write), entry, outputs: [], staged: outcome.staged)
+        }
         let hashes = Dictionary(outcome.outputs.compactMap { output in output.contentHash.map { (output.path, $0) } }) { first, _ in first }
         recorder.finish(findings.ran(outcome, estimate: plan.estimatedBytes), entry, outputs: outcome.outputs.map(\.planned), hashes: hashes,
                         staged: outcome.staged)

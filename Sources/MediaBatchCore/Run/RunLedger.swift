@@ -107,10 +107,14 @@ final class RunLedger: @unchecked Sendable {
     }
 
     /// Whether an earlier run wrote `output` for `input` from the same recipe, and it is still as written.
-    func canReuse(_ output: PlannedOutput, for input: String, shared: String) -> Bool {
-        guard let path = output.path, let record = try? store?.output(path), record.input == input, !record.stale,
-              record.recipe == Self.recipe(of: output, shared: shared) else { return false }
-        return damage(of: record) == nil
+    func reusablePath(of output: PlannedOutput, for input: String, shared: String) -> String? {
+        guard let path = output.path else { return nil }
+        // A name waiting for its file's hash is the one an earlier output of the same recipe got from its own.
+        let candidates = PathTemplate.awaitsOutputHash(path)
+            ? ((try? store?.outputs(of: input)) ?? []).filter { PathTemplate.resolvingOutputHash(path, hash: $0.contentHash) == $0.path }
+            : ((try? store?.output(path)) ?? nil).map { [$0] } ?? []
+        let recipe = Self.recipe(of: output, shared: shared)
+        return candidates.first { $0.input == input && !$0.stale && $0.recipe == recipe && damage(of: $0) == nil }?.path
     }
 
     private static func recipe(of output: PlannedOutput, shared: String) -> String {
@@ -223,6 +227,8 @@ final class RunLedger: @unchecked Sendable {
         record.gainMap = output.carriesGainMap ? true : nil
         record.role = output.role?.rawValue
         if let picture = output.picture, output.variant == nil { (record.width, record.height) = (picture.size.width, picture.size.height) }
+        record.frames = output.animation?.frames
+        record.duration = output.animation?.duration
         return record
     }
 

@@ -66,7 +66,9 @@ final class RunRecorder: @unchecked Sendable {
             }
         }
         stopIfFailed(result)
-        queue(Pending(result: result, record: record, staged: staged))
+        // A failed item's files (its hashed name another input's: `HeaderPhase.claimNamed`) are never published.
+        if result.status != .ok { publisher?.discard(staged) }
+        queue(Pending(result: result, record: record, staged: result.status == .ok ? staged : []))
     }
 
     /// An item whose outputs stand as an earlier run wrote them: reported as `result` says

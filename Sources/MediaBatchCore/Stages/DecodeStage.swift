@@ -5,18 +5,28 @@ import PipelineModel
 /// Opens the item for the pixel stages: the header read before the stages (libvips has read only
 /// an image's header, LibRaw a camera RAW's; libavformat has probed a video's container and
 /// streams) becomes the plan's picture, or fails the item when it could not be read or is over
-/// `maxPixels` or `maxFrames`. Nothing is decoded here: `write` decodes what the stages planned,
-/// once — a RAW's preview or its develop, as `raw` says (see `RawDecoding`).
+/// `maxPixels` (a frame's) or `maxFrames` (the header's count: a 10 000-frame GIF is refused
+/// unread). An animation keeps its frames unless `animated` is false. Nothing is decoded here:
+/// `write` decodes what the stages planned, once — a RAW's preview or its develop, as `raw` says
+/// (see `RawDecoding`).
 struct DecodeStage: PipelineStage {
     let options: Stage.Decode
     let maxPixels: Int
     let maxFrames: Int
     var name: Stage.Name { .decode }
 
-    /// The limits decide whether, not how: an output does not depend on them.
+    /// The limits decide whether, not how: an output does not depend on them. Nor does an option
+    /// for a format it never applies to (`animated` for a still, `raw` for anything but a camera
+    /// RAW, or at its default), whose items keep the fingerprint they had before it.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
-        guard format != nil else { return }
-        fingerprint.recipe.append(Stage.decode(options).fingerprint)
+        guard let format else { return }
+        if format.row.animates {
+            fingerprint.recipe.append(Stage.decode(.init(animated: options.animated)).fingerprint)
+        } else if format.isCameraRaw, options.raw != Defaults.rawSource {
+            fingerprint.recipe.append(Stage.decode(.init(raw: options.raw)).fingerprint)
+        } else {
+            fingerprint.recipe.append("decode")
+        }
     }
 
     func check(_ item: ItemContext) throws {
@@ -52,8 +62,8 @@ struct DecodeStage: PipelineStage {
         }
     }
 
-    /// An image's primary picture, as stored, costing what decoding it whole costs until a stage
-    /// shrinks it (a RAW's, with where it comes from); a video is copied.
+    /// An image's primary picture, as stored (every frame, or the first; a RAW's, with where it
+    /// comes from), costing what decoding it whole costs until a stage shrinks it; a video is copied.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard var source = item.pictureSource else { return }
         if let raw = item.rawFacts {
@@ -62,9 +72,9 @@ struct DecodeStage: PipelineStage {
                 PixelSize(width: turned ? $0.height : $0.width, height: turned ? $0.width : $0.height)
             }, undevelopable: item.rawCutOff, orientation: raw.orientation)
         }
-        guard let header = item.costHeader(source) else { return }
-        plan.estimatedBytes = CostEstimator.estimate(image: header, maxPixelSize: nil)
+        let picture = options.animated ? Picture(source: source) : Picture(source: source).firstFrameOnly()
         plan.upright = source.upright
-        for index in plan.outputs.indices { plan.outputs[index].picture = Picture(source: source) }
+        for index in plan.outputs.indices { plan.outputs[index].picture = picture }
+        if let header = item.costHeader(plan) { plan.estimatedBytes = CostEstimator.estimate(image: header, maxPixelSize: nil) }
     }
 }

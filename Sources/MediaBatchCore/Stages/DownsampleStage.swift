@@ -20,10 +20,10 @@ struct DownsampleStage: PipelineStage {
 
     /// Shrinking on load lowers the cost of decoding (see `CostEstimator`).
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        guard let source = plan.outputs.first(where: { $0.picture != nil })?.picture?.source else { return }
+        guard plan.outputs.contains(where: { $0.picture != nil }) else { return }
         plan.mapPictures { $0.fitted(in: options.box, options.fit) }
         // A poster's cost is `PosterStage`'s.
-        guard let header = item.costHeader(source) else { return }
+        guard let header = item.costHeader(plan) else { return }
         plan.estimatedBytes = CostEstimator.estimate(image: header,
                                                      maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }

@@ -22,7 +22,7 @@ struct TranscodeStage: PipelineStage {
             plan.outputs[index].format = options.to
             plan.outputs[index].quality = options.quality
             plan.outputs[index].effort = options.effort
-            plan.outputs[index].picture = plan.outputs[index].picture?.inSRGB().keepingGainMap(options.hdr).reencoded()
+            plan.outputs[index].picture = plan.outputs[index].picture?.inSRGB().keepingGainMap(options.hdr).animated(as: options.to).reencoded()
         }
     }
 }

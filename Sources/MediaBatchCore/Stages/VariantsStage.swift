@@ -30,14 +30,14 @@ struct VariantsStage: PipelineStage {
             options.formats.map { format in
                 PlannedOutput(format: format, quality: options.quality[format] ?? Defaults.keptFormatQuality, effort: options.effort[format],
                               poster: pictured.poster, variant: .init(size: size, pixels: picture.size),
-                              picture: picture.inSRGB().keepingGainMap(options.hdr).reencoded())
+                              picture: picture.inSRGB().keepingGainMap(options.hdr).animated(as: format).reencoded())
             }
         }
         // A still's picture becomes its variants; a movie keeps its own output beside its poster's.
         plan.outputs = plan.outputs.filter { $0.picture == nil } + made
         plan.placeholder = options.placeholder
         // A poster's cost is `PosterStage`'s.
-        guard let header = item.costHeader(base.source) else { return }
+        guard let header = item.costHeader(plan) else { return }
         plan.estimatedBytes = CostEstimator.estimate(variantsOf: header,
                                                      pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }

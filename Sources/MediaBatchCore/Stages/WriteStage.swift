@@ -6,7 +6,8 @@ import RunState
 /// Writes each planned output whole, for the run to publish: `ItemOutputs` makes each file (the
 /// input's own bytes, its metadata edited, where no pixel changes; the picture encoded
 /// otherwise), and this stage names them, refuses to write over the input, and stages them
-/// together (`AtomicFile`) once the input is found unchanged.
+/// together (`AtomicFile`) once the input is found unchanged. A path with `{hash}` is planned with
+/// the placeholder and named once its file's bytes are known (the run claims it then).
 struct WriteStage: PipelineStage {
     let options: Stage.Write
     let environment: RunEnvironment
@@ -17,7 +18,8 @@ struct WriteStage: PipelineStage {
         fingerprint.recipe.append(Stage.write(options).fingerprint)
     }
 
-    /// Placed before any pixel is decoded, so that collisions are caught before work is spent.
+    /// Placed before any pixel is decoded, so that collisions are caught before work is spent
+    /// (but for `{hash}`, which waits for the bytes).
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         for index in plan.outputs.indices {
             let template = plan.outputs[index].poster == nil ? options.path : options.posterPath
@@ -28,12 +30,18 @@ struct WriteStage: PipelineStage {
     /// Every output of the item or none (see `AtomicFile`); outputs an earlier run wrote from
     /// the same recipe are left as they are.
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {
-        let planned = plan.outputs.filter { $0.path != nil }
-        let fresh = planned.filter { !$0.reused }
-        for output in fresh { try refuseOverwritingInput(output.path!, item) }
-        let outputs = ItemOutputs(item, plan, making: fresh)
-        let files = fresh.map { output in
-            AtomicFile.File(relativePath: output.path!) { temporary in try Self.make(output, with: outputs, at: temporary) }
+        var planned = plan.outputs.filter { $0.path != nil }
+        let fresh = planned.indices.filter { !planned[$0].reused }
+        for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try refuseOverwritingInput(planned[index].path!, item) }
+        let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] })
+        var hashes: [Int: String] = [:]
+        let files = fresh.map { index in
+            AtomicFile.File(relativePath: planned[index].path!) { temporary in
+                let hash = try Self.make(planned[index], with: outputs, at: temporary)
+                hashes[index] = hash
+                let taken = fresh.compactMap { other in other == index ? nil : hashes[other].map { PathTemplate.resolvingOutputHash(planned[other].path!, hash: $0) } }
+                return try name(planned[index].path!, hash: hash, item, taken: taken)
+            }
         }
         var placeholder: String?
         // The placeholder comes from the pictures just rendered; its failure stages nothing.
@@ -41,17 +49,32 @@ struct WriteStage: PipelineStage {
             try item.requireUnchanged()
             placeholder = try outputs.placeholder()
         }
-        let written = Dictionary(uniqueKeysWithValues: staged.map { ($0.relativePath, $0.bytes) })
-        outcome.outputs = planned.map { output in
-            var output = output
-            output.gainMapLeftOut = outputs.gainMapsLeftOut.contains(output.path!)
-            return WrittenOutput(planned: output, bytes: written[output.path!] ?? Self.size(of: output.path!, under: environment.outputRoot),
-                          contentHash: outputs.hashes[output.path!])
+        for (index, file) in zip(fresh, staged) {
+            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(planned[index].path!)
+            planned[index].path = file.relativePath
+        }
+        outcome.outputs = planned.indices.map { index in
+            let output = planned[index], bytes = staged.first { $0.relativePath == output.path }?.bytes
+            return WrittenOutput(planned: output, bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot),
+                                 contentHash: hashes[index])
         }
         outcome.removedMetadata = outputs.removedMetadata
         outcome.placeholder = placeholder
         outcome.rawSource = outputs.rawSource
         outcome.staged = staged
+    }
+
+    /// An output's path once its bytes are written: `{hash:N}` filled in from their `hash`, checked
+    /// against the input and against the paths of the item's outputs already written (`taken`:
+    /// byte-identical outputs would be one file). Nil where the planned path stands.
+    private func name(_ path: String, hash: String, _ item: ItemContext, taken: [String]) throws -> String? {
+        guard PathTemplate.awaitsOutputHash(path) else { return nil }
+        let named = PathTemplate.resolvingOutputHash(path, hash: hash)
+        try refuseOverwritingInput(named, item)
+        guard !taken.contains(named) else {
+            throw StageFailure(.outputCollision, "\(named) would be written twice: two of this item's outputs have the same bytes")
+        }
+        return named
     }
 
     private func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
@@ -61,10 +84,11 @@ struct WriteStage: PipelineStage {
         }
     }
 
-    /// Makes one output's file, turning a failure to write it into the item's reason.
-    private static func make(_ output: PlannedOutput, with outputs: ItemOutputs, at temporary: String) throws {
+    /// Makes one output's file, turning a failure to write it into the item's reason; returns
+    /// the SHA-256 of the bytes written.
+    private static func make(_ output: PlannedOutput, with outputs: ItemOutputs, at temporary: String) throws -> String {
         do {
-            try outputs.write(output, to: temporary)
+            return try outputs.write(output, to: temporary)
         } catch let failure as StageFailure {
             throw failure
         } catch let full as OutputVolumeFull {
@@ -92,7 +116,7 @@ struct WriteStage: PipelineStage {
             dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: fileExtension(of: output, for: item),
             inputExt: namedAfter.pathExtension,
             captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) },
-            contentHash: template.usesHash ? item.contentHash : nil, // a dry run hashes only for this
+            inputHash: template.usesInputHash ? item.contentHash : nil, // a dry run hashes only for this
             size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))
     }
 
