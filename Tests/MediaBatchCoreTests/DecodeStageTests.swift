@@ -119,6 +119,17 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(fingerprint.recipe, ["decode", "decode"], "the same whatever the limits; nothing for a file that is not media")
     }
 
+    /// `raw` is in a camera RAW's recipe only where it is not the default (a RAW's recipe as
+    /// before the option), and never in another format's.
+    func testRawIsInACameraRawsRecipeOnlyAwayFromItsDefault() {
+        var fingerprint = ItemFingerprint(recipe: [])
+        let develop = DecodeStage(options: .init(raw: .develop), maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames)
+        stage.fingerprint(&fingerprint, format: .dng)
+        develop.fingerprint(&fingerprint, format: .nef)
+        develop.fingerprint(&fingerprint, format: .jpeg)
+        XCTAssertEqual(fingerprint.recipe, ["decode", "decode(animated=true,raw=develop)", "decode"])
+    }
+
     // MARK: Animations
 
     func testAJPEGOfAnAnimationIsItsFirstFrameAndTheReportSaysSo() throws {

@@ -135,15 +135,15 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(failure(transcode(#", "hdr": "bright""#)), #"stages[1].hdr: expected keep or drop (one of keep, drop), found "bright""#)
     }
 
-    /// `raw` on decode: auto by default (the fingerprint as before the option), develop and
-    /// preview when asked, anything else named with its JSON path.
+    /// `raw` on decode: auto by default (the stage's fingerprint as before the option), develop
+    /// and preview when asked, anything else named with its JSON path.
     func testDecodeRawIsAutoUnlessAskedAndTheDefaultKeepsFingerprints() throws {
         func decoded(_ options: String) throws -> Stage { try decode(stages(#"{"stage": "decode"\#(options)}, {"stage": "write"}"#)).stages[0] }
         XCTAssertEqual(try decoded(""), .decode(.init(raw: .auto)))
         XCTAssertEqual(try decoded(#", "raw": "develop""#), .decode(.init(raw: .develop)))
         XCTAssertEqual(try decoded(#", "raw": "preview""#), .decode(.init(raw: .preview)))
-        XCTAssertEqual(try decoded("").fingerprint, "decode")
-        XCTAssertEqual(try decoded(#", "raw": "develop""#).fingerprint, "decode(raw=develop)")
+        XCTAssertEqual(try decoded("").fingerprint, "decode(animated=true)")
+        XCTAssertEqual(try decoded(#", "raw": "develop""#).fingerprint, "decode(animated=true,raw=develop)")
         XCTAssertEqual(failure(stages(#"{"stage": "decode", "raw": "thumbnail"}, {"stage": "write"}"#)),
                        #"stages[0].raw: expected auto, develop or preview (one of auto, develop, preview), found "thumbnail""#)
         XCTAssertEqual(failure(stages(#"{"stage": "decode", "raw": true}, {"stage": "write"}"#)),
