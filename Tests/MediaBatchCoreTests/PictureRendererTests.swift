@@ -28,7 +28,9 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
                 let before = VImage.decodes
                 guard let encoded = try Self.encoded(sample, by: pipeline) else { continue }
                 let decodes = VImage.decodes - before
-                XCTAssertEqual(decodes, encoded ? 1 : 0, "\(file): \(sample) \(encoded ? "encoded from one decode" : "copied, not decoded")")
+                // A movie's poster frame is decoded by libavcodec (`AVFormat.poster`), not libvips: none counted here.
+                let libvips = encoded && !sample.hasPrefix("video/")
+                XCTAssertEqual(decodes, libvips ? 1 : 0, "\(file): \(sample) \(encoded ? "encoded from one decode" : "copied, not decoded")")
                 encodedAny = encodedAny || encoded
             }
             XCTAssertEqual(encodedAny, file != "videos-copy.json", file)
@@ -61,11 +63,13 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
         return try encoded(item, input: input, output: output)
     }
 
-    /// Whether an output was encoded: its format, pixel size or coded image differs from its input's.
+    /// Whether an output was encoded: its format, pixel size or coded image differs from its input's
+    /// (a movie's: it has a poster).
     static func encoded(_ item: ItemResult, input: URL, output: URL) throws -> Bool {
         let outputs = item.variants?.map(\.path) ?? [item.output].compactMap { $0 }
         let sourcePath = input.appendingPathComponent(item.input).path
-        guard let source = try? VImage.open(sourcePath) else { return false }
+        // A movie: encoded where it has a poster.
+        guard let source = try? VImage.open(sourcePath) else { return item.variants?.contains { $0.role == .poster } ?? false }
         return try outputs.contains { path in
             let written = output.appendingPathComponent(path).path, image = try VImage.open(written)
             let recoded = try CodedImage.data(of: written) != CodedImage.data(of: sourcePath)

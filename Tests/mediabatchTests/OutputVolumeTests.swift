@@ -72,7 +72,7 @@ final class OutputVolumeTests: XCTestCase {
         let input = Fixtures.temporaryFolder("full-state-in")
         try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p0.jpg").path)
         let reference = Fixtures.temporaryFolder("full-state-reference"), output = Fixtures.temporaryFolder("full-state-out")
-        let state = try mountTmpfs(megabytes: 1).appendingPathComponent("state.sqlite")
+        let state = try mountTmpfs(megabytes: 4).appendingPathComponent("state.sqlite")
         XCTAssertEqual(try run(input, output, state: state).report.totals.ok, 1, "the database made while there is room")
         for index in 1..<24 {
             try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p\(index).jpg").path)
