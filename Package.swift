@@ -13,8 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
-        // C is quarantined here: four system libraries, one shim, and the modules that import them
-        // (the two thin wrappers; MetadataKit, zlib alone).
+        // C is quarantined here: five system libraries, one shim, and the modules that import them
+        // (the three thin wrappers; MetadataKit, zlib alone).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // libheif itself, for what libvips' heifload does not give: a HEIC's auxiliary images (gain maps).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
@@ -23,9 +23,12 @@ let package = Package(
         // zlib for MetadataKit's compressed PNG text: the inflate libpng and exiftool use, not one of our
         // own. No pkgConfig: zlib.h and libz are on the default paths.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // LibRaw's thread-safe build, for camera RAW: developed, or its embedded preview read.
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
         .target(name: "VipsKit", dependencies: ["CVips", "CHeif", "CMediaShim", "MediaFormats"]),
         .target(name: "AVFormatKit", dependencies: ["CAVFormat"]),
+        .target(name: "LibRawKit", dependencies: ["CLibRaw"]),
 
         // Swift from here on (MetadataKit calls zlib through CZlib).
         // The format table: every format's row (extensions, magic, codecs, container, cost), below everything that names a format.
@@ -40,7 +43,7 @@ let package = Package(
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
         // swift-crypto for the MD5 digests metadata carries of itself (Photoshop's of IPTC-IIM).
         .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit"]),
+        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit", "LibRawKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
             "MediaBatchCore", "PipelineModel", "RunState", "Scheduler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "AVFormatKitTests", dependencies: ["AVFormatKit", "TestSupport"]),
+        .testTarget(name: "LibRawKitTests", dependencies: ["LibRawKit", "VipsKit", "TestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
         // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length.
         .testTarget(name: "TidyTests", dependencies: ["TestSupport"]),

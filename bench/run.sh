@@ -7,6 +7,7 @@
 #   SETS="jpeg12" bench/run.sh
 #   BASELINE=/path/to/older/mediabatch SETS="jpeg12 variants" bench/run.sh   # an earlier build beside this one, same run
 #   SETS=hdr bench/run.sh   # what keeping HDR gain maps costs (HEIC and Ultra HDR JPEG; libvips 8.18 beside)
+#   SETS=raw bench/run.sh   # camera RAW: preview and develop against dcraw_emu and exiftool + vipsthumbnail
 #   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
 sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability cover animation posters"}
 
-./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs ffmpegthumbnailer
+./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs ffmpegthumbnailer libraw-bin
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
 # .build/trixie when make bench-trixie runs this in the Debian 13 root).
 if [[ -n ${MEDIABATCH:-} ]]; then
@@ -119,6 +120,11 @@ make_inputs() {
           mkdir -p "$dir/c$copy"; cp "$f" "$dir/c$copy/$(echo "$name" | tr / -)"
         done
       done ;;
+    raw27) # 8 × 27 MP DNGs (6000×4500) made by scripts/make-dng.py from the Live Photo still (upscaled), each
+      # with a full-size JPEG preview as Canon and Nikon embed one: the corpus holds no real RAW
+      "$(./scripts/test-python.sh)" scripts/make-dng.py "${jpeg_sources[0]}" "$dir/seed.dng" --width 6000 --preview 6000 --gps
+      for i in $(seq 0 7); do cp "$dir/seed.dng" "$dir/raw$i.dng"; done
+      rm "$dir/seed.dng" ;;
     tiny1000000) # a million: the 5 000's files hard-linked 200 times, in folders of 1 000
       make_inputs tiny5000
       for folder in $(seq 0 999); do cp -al "$work/inputs/tiny5000/f$((folder % 5))" "$dir/f$folder"; done ;;
@@ -577,6 +583,37 @@ posters() {
     }' "$work/posters.txt"
 }
 
+# Camera RAW to a 2048 px JPEG an item: mediabatch's preview (`auto`) against extracting it with exiftool then
+# vipsthumbnail (what Immich's extractEmbedded does), its half-size develop against dcraw_emu -h then
+# vipsthumbnail, and its full develop (to 4096 px) against dcraw_emu then vipsthumbnail; the peers per file, all CPUs.
+raw() {
+  local dir=$work/inputs/raw27 n peer
+  n=$(count_inputs "$dir")
+  peer='f=$1 size=$2 out=$3; shift 3; base=$out/$(basename "$f")'
+  echo
+  echo "== raw: $n × 27 MP DNG (6000×4500, full-size JPEG preview) → JPEG q80, $cpus CPUs"
+  {
+    timed mediabatch-auto-2048 "$mediabatch" run bench/raw-auto.json --input "$dir" --output "$work/out" --quiet
+    timed exiftool-preview-2048 bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '$peer
+      exiftool -b -PreviewImage \"\$f\" > \"\$base.preview.jpg\" && vipsthumbnail \"\$base.preview.jpg\" -s \$size -o \"\$base.jpg[Q=80]\" && rm \"\$base.preview.jpg\"' _ {} 2048 '$work/out'"
+    timed mediabatch-develop-2048 "$mediabatch" run bench/raw-develop.json --input "$dir" --output "$work/out" --quiet
+    timed dcraw_emu-h-2048 bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '$peer
+      dcraw_emu -w -o 1 -q 3 -h -Z \"\$base.ppm\" \"\$f\" && vipsthumbnail \"\$base.ppm\" -s \$size -o \"\$base.jpg[Q=80]\" && rm \"\$base.ppm\"' _ {} 2048 '$work/out'"
+    timed mediabatch-develop-4096 "$mediabatch" run bench/raw-develop-4096.json --input "$dir" --output "$work/out" --quiet
+    timed dcraw_emu-4096 bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '$peer
+      dcraw_emu -w -o 1 -q 3 -Z \"\$base.ppm\" \"\$f\" && vipsthumbnail \"\$base.ppm\" -s \$size -o \"\$base.jpg[Q=80]\" && rm \"\$base.ppm\"' _ {} 4096 '$work/out'"
+  } > "$work/raw.txt"
+  awk -v n="$n" '
+    { name[NR]=$1; secs[NR]=$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
+    END {
+      printf "%-26s %10s %16s %20s\n", "tool", "items/s", "largest process", "all processes, PSS"
+      for (i = 1; i <= NR; i++) printf "%-26s %10.2f %12.0f MiB %16.0f MiB\n", name[i], n/secs[i], rss[i], all[i]
+      printf "auto (preview) / exiftool + vipsthumbnail: %.2fx\n", secs[2]/secs[1]
+      printf "develop, half size / dcraw_emu -h + vipsthumbnail: %.2fx\n", secs[4]/secs[3]
+      printf "develop, full size / dcraw_emu + vipsthumbnail: %.2fx\n", secs[6]/secs[5]
+    }' "$work/raw.txt"
+}
+
 for set in $sets; do
   case $set in
     jpeg12|heic12|mixed48) make_inputs $set; peers $set ;;
@@ -593,6 +630,7 @@ for set in $sets; do
            against_pyvips jpeg12 bench/cover.json bench/pyvips-cover.py "1200×630 and 400×400 cover at attention (smartcrop), JPEG q80, sRGB" ;;
     animation) make_inputs gif40
                against_pyvips gif40 bench/animation.json bench/pyvips-animation.py "animated GIF → animated WebP, every frame, 320 px, q80, effort 4" ;;
+    raw) make_inputs raw27; raw ;;
     hdr) make_inputs hdrheic20; hdr hdrheic20
          if [ -n "$hdr_jpeg" ]; then make_inputs uhdr100; hdr uhdr100; else echo "(no $corpus/jpeg/ultra-hdr.jpg: the Ultra HDR JPEG half is skipped)"; fi ;;
   esac

@@ -3,8 +3,8 @@
 #
 #   scripts/install-deps.sh [--toolchain] [--package] [PACKAGE...]
 #
-# By default: libvips (with libheif, libexif), libheif's, libavformat's and zlib's headers, the C libraries; exiftool,
-# ffprobe, heif-info, djxl and webpmux (webp: an animated WebP's frames), which the tests read outputs back with (and sqlite3, which damages a state database), independently of libvips; strace, which
+# By default: libvips (with libheif, libexif), libheif's, libavformat's, LibRaw's and zlib's headers, the C libraries; exiftool,
+# ffprobe, heif-info, djxl, webpmux (webp: an animated WebP's frames) and LibRaw's dcraw_emu, which the tests read outputs back with (and sqlite3, which damages a state database), independently of libvips; strace, which
 # the durability test watches a run's syncs and renames with; e2fsprogs' chattr, which makes an output folder
 # unwritable even for root; python3-venv, for the
 # reference implementations tests compare with (PyPI: jsonschema, thumbhash, pyvips with libvips 8.18, pillow-heif, numpy). --toolchain adds what
@@ -16,7 +16,7 @@
 # toolchain's runtime libraries do not (trixie's 64-bit time_t transition renamed libcurl4 to
 # libcurl4t64; its compiler is GCC 14; gold left binutils for binutils-gold), and trixie's libheif
 # encodes HEVC and AV1 (HEIC and AVIF outputs) through plugins it only recommends. The package's own Depends are read from the built binary
-# (scripts/package.sh), so runtime names such as libvips42t64 or libavformat61 are never listed here.
+# (scripts/package.sh), so runtime names such as libvips42t64, libavformat61 or libraw23t64 are never listed here.
 set -euo pipefail
 
 with_toolchain=false with_package=false extra=()
@@ -35,7 +35,7 @@ case "${VERSION_CODENAME:-}" in
   *) echo "install-deps: Debian ${VERSION_CODENAME:-?} is not one mediabatch knows (bookworm, trixie)" >&2; exit 1 ;;
 esac
 
-packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev zlib1g-dev
+packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev zlib1g-dev libraw-dev libraw-bin
           libimage-exiftool-perl libheif-examples libjxl-tools webp ffmpeg sqlite3 python3 python3-venv strace e2fsprogs "${heif_encoders[@]}")
 if $with_toolchain; then
   # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime, with gold

@@ -17,7 +17,7 @@ cat <<END
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: mediabatch
 Comment: The binary links the Swift runtime, Foundation and the Swift packages below
- statically; their notices follow. It links libvips, glib, libxml2 and libsqlite3
+ statically; their notices follow. It links libvips, glib, libxml2, libsqlite3 and LibRaw
  dynamically, from Debian's packages (see Depends), and opens libavformat at run time.
 
 Files: *

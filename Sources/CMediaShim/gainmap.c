@@ -1,8 +1,8 @@
 #include "mediabatch_gainmap.h"
 
-int mb_vips_jpeg_decode_memory(const void *data, size_t length, double max_pixels, VipsImage **out) {
+int mb_vips_jpeg_decode_memory(const void *data, size_t length, double max_pixels, int shrink, VipsImage **out) {
     VipsImage *lazy;
-    if (vips_jpegload_buffer((void *) data, length, &lazy, "fail_on", VIPS_FAIL_ON_ERROR, NULL))
+    if (vips_jpegload_buffer((void *) data, length, &lazy, "fail_on", VIPS_FAIL_ON_ERROR, "shrink", shrink, NULL))
         return -1;
     if ((double) lazy->Xsize * lazy->Ysize > max_pixels) {
         vips_error("mediabatch", "%d x %d is larger than its picture allows", lazy->Xsize, lazy->Ysize);

@@ -33,6 +33,10 @@ public struct FormatRow: Sendable {
         case streaming(bytesPerPixel: Double, shrinksOnLoad: Bool)
         /// The decoder makes the whole frame before libvips sees a line.
         case wholeFrame(bytesPerPixel: Double)
+        /// A camera RAW developed by LibRaw: its raw buffer, a byte count per pixel of the
+        /// sensor, and the image it develops (its working copy and the 8-bit output), per pixel of
+        /// the developed image, a quarter of it at half size. A preview costs what its JPEG does.
+        case rawDevelop(rawBytesPerPixel: Double, imageBytesPerPixel: Double)
         /// Not decoded: movies are copied or edited in place.
         case none
     }
@@ -69,10 +73,14 @@ public struct FormatRow: Sendable {
 }
 
 extension FormatRow {
-    /// A camera's RAW: recognised, never decoded here; `container` edits its metadata in place.
+    /// A camera's RAW: developed by LibRaw, or its embedded preview read; `container` edits its
+    /// metadata in place when it is copied. LibRaw holds the raw data (16 bits a pixel) and a
+    /// 4 × 16-bit working image, then makes the 8-bit RGB output (3 bytes), which libvips copies:
+    /// measured on a 24 MP DNG (see the README's "Memory budget").
     static func cameraRaw(_ format: MediaFormat, _ extensions: [String], _ magic: Magic, container: ContainerKind?, _ help: String) -> FormatRow {
         FormatRow(format: format, kind: .cameraRaw, extensions: extensions, magic: magic, decoder: nil, encoder: nil, container: container,
-                  decodeCost: .none, honoursExifOrientation: true, help: "\(help): camera RAW, copied but not developed",
+                  decodeCost: .rawDevelop(rawBytesPerPixel: 2, imageBytesPerPixel: 11), honoursExifOrientation: true,
+                  help: "\(help): camera RAW",
                   keepsUneditableMetadata: container == nil)
     }
 

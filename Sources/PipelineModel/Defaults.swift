@@ -37,6 +37,8 @@ public enum Defaults {
     public static let livePhotoVideo = Stage.LivePhotoVideo.keepWithStill
     /// An HDR photo stays HDR wherever its output format can say so.
     public static let hdr = Stage.HDR.keep
+    /// A camera RAW's preview where it is large enough: a develop costs far more.
+    public static let rawSource = Stage.RawSource.auto
     /// Animations stay animations, as sharp's `animated: true` and eleventy-img keep them.
     public static let animated = true
     /// Within the box, as `maxPixelSize` always fitted.

@@ -28,7 +28,9 @@ extension Stage {
     public var fingerprint: String {
         switch self {
         case .filter(let filter): return "filter(\(filter.match.fingerprint),livePhotoVideo=\(filter.livePhotoVideo.rawValue))"
-        case .decode(let options): return "decode(animated=\(options.animated))"
+        case .decode(let options):
+            // raw at its default: the text from before the option.
+            return "decode(animated=\(options.animated)\(options.raw == Defaults.rawSource ? "" : ",raw=\(options.raw.rawValue)"))"
         case .poster(let poster): return "poster(at=\(poster.at.fingerprint))"
         case .downsample(let options):
             // A square box fitted inside is maxPixelSize's: the same text as before the other fits.

@@ -33,6 +33,15 @@ public enum Stage: Equatable, Sendable {
         case drop
     }
 
+    /// A camera RAW's picture: LibRaw's develop of the sensor data, or the JPEG preview the camera embedded.
+    public enum RawSource: String, CaseIterable, Codable, Sendable {
+        /// The preview where it is as large as every later stage needs, else a develop.
+        case auto
+        case develop
+        /// The preview, even smaller than asked (the report says by how much).
+        case preview
+    }
+
     public struct Poster: Equatable, Sendable {
         public var at: PosterTime
 
@@ -56,9 +65,12 @@ public enum Stage: Equatable, Sendable {
         /// An animation (GIF, WebP) keeps every frame, its delays and loop count where the output
         /// format animates; false: its first frame alone.
         public var animated: Bool
+        /// Where a camera RAW's picture comes from.
+        public var raw: RawSource
 
-        public init(animated: Bool = Defaults.animated) {
+        public init(animated: Bool = Defaults.animated, raw: RawSource = Defaults.rawSource) {
             self.animated = animated
+            self.raw = raw
         }
     }
 
@@ -184,10 +196,17 @@ extension Stage.Poster {
 }
 
 extension Stage.Decode {
-    /// What the stage keeps of an animation, in words, for `mediabatch validate`.
+    /// What the stage keeps of an animation and where a camera RAW's picture comes from, in
+    /// words, for `mediabatch validate`.
     public var explanation: String {
-        animated ? "animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; other formats get the first frame"
+        let animation = animated ? "animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; other formats get the first frame"
             : "animations: the first frame only"
+        let camera = switch raw {
+        case .auto: "camera RAW: its embedded preview where it is as large as the later stages need, else developed by LibRaw"
+        case .develop: "camera RAW: developed by LibRaw (half-size where the later stages need at most half)"
+        case .preview: "camera RAW: its embedded preview, even where it is smaller than the later stages need"
+        }
+        return animation + "; " + camera
     }
 }
 

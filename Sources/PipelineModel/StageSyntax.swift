@@ -47,9 +47,9 @@ extension StageSyntax {
 
     static let decode = StageSyntax(
         spelling: "decode", name: .decode,
-        help: "Opens each item header-first (libvips for images, libavformat for videos); stages that shape pictures need it before them.",
-        options: [DecodeKeys.animated.described]) { object in
-            .decode(.init(animated: try object.value(DecodeKeys.animated)))
+        help: "Opens each item header-first (libvips for images, LibRaw for camera RAW, libavformat for videos); stages that shape pictures need it before them.",
+        options: [DecodeKeys.animated.described, DecodeKeys.raw.described]) { object in
+            .decode(.init(animated: try object.value(DecodeKeys.animated), raw: try object.value(DecodeKeys.raw)))
         }
 
     static let poster = StageSyntax(
@@ -141,6 +141,10 @@ enum DecodeKeys {
     static let animated = Key("animated", .boolean, .value(Defaults.animated),
                               "An animated GIF or WebP keeps every frame, its delays and loop count in formats that animate "
                               + "(GIF, WebP; the others get its first frame, and the report says so); false: the first frame only.")
+    static let raw = Key("raw", ValueSyntax<Stage.RawSource>.choice("auto, develop or preview"), .value(Defaults.rawSource),
+                         "A camera RAW's picture: auto takes its embedded preview where its longest side is at least what the later "
+                         + "stages need, else develops it with LibRaw (at half size where they need at most half); develop always "
+                         + "develops; preview always takes the preview, even smaller than asked.")
 }
 
 enum DownsampleKeys {

@@ -5,13 +5,15 @@ import CVips
 /// a JPEG embedded in the file (MPF), carries no orientation of its own (it follows its
 /// primary's), and Apple's are stored on another curve than the one Ultra HDR writes.
 extension VImage {
-    /// The JPEG in `bytes`, decoded into memory at once, unless its header says it has more
-    /// than `maxPixels`. Not counted as a decode of the file: the file's primary image is what
-    /// `decodes` counts.
-    public static func decodingJPEG(_ bytes: [UInt8], maxPixels: Int) throws -> VImage {
+    /// The JPEG in `bytes`, decoded into memory at once (`shrink`, 1, 2, 4 or 8, times smaller,
+    /// by libjpeg), unless its header says it has more than `maxPixels`. Not counted as a decode
+    /// of the file: the file's primary image is what `decodes` counts.
+    public static func decodingJPEG(_ bytes: [UInt8], maxPixels: Int, shrink: Int = 1) throws -> VImage {
+        precondition([1, 2, 4, 8].contains(shrink), "libjpeg shrinks by 1, 2, 4 or 8")
         var out: UnsafeMutablePointer<VipsImage>?
         try build {
-            try check(bytes.withUnsafeBytes { mb_vips_jpeg_decode_memory($0.baseAddress, $0.count, Double(maxPixels), &out) }, "jpegload_buffer")
+            try check(bytes.withUnsafeBytes { mb_vips_jpeg_decode_memory($0.baseAddress, $0.count, Double(maxPixels), Int32(shrink), &out) },
+                      "jpegload_buffer")
         }
         return VImage(owning: out!)
     }

@@ -42,11 +42,7 @@ public final class VImage: @unchecked Sendable {
     /// pictures other libraries decoded (a movie's frame).
     public static func fromPixels(_ samples: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
         precondition(samples.count == width * height * bands)
-        let image = samples.withUnsafeBytes { bytes in
-            vips_image_new_from_memory_copy(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
-                                            VIPS_FORMAT_UCHAR)
-        }
-        return VImage(owning: try check(image, "new_from_memory_copy"))
+        return try samples.withUnsafeBytes { try copying($0, width: width, height: height, bands: bands) }
     }
 
     /// Opens `path` for its pixels, as stored (lazily: pixels are decoded as they are asked for,
@@ -95,6 +91,21 @@ public final class VImage: @unchecked Sendable {
     #else
     private static func countDecode() {}
     #endif
+
+    /// Pixels another decoder made (LibRaw's develop): `samples`, `width` × `height` pixels of
+    /// `bands` interleaved 8-bit samples, row after row, copied, so that the caller frees its
+    /// buffer as soon as this returns. Counted as a decode of the file.
+    public static func decoded(copying samples: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int) throws -> VImage {
+        countDecode()
+        return try copying(samples, width: width, height: height, bands: bands)
+    }
+
+    static func copying(_ samples: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int) throws -> VImage {
+        precondition(samples.count >= width * height * bands)
+        let image = vips_image_new_from_memory_copy(samples.baseAddress, width * height * bands, Int32(width), Int32(height),
+                                                    Int32(bands), VIPS_FORMAT_UCHAR)
+        return VImage(owning: try check(image, "new_from_memory_copy"))
+    }
 
     /// This image resized to exactly `width` × `height` with `thumbnail`'s kernel.
     public func resized(width: Int, height: Int) throws -> VImage {

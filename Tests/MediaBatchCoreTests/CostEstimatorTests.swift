@@ -24,6 +24,25 @@ final class CostEstimatorTests: XCTestCase {
         }
     }
 
+    /// A 27 MP DNG (6000×4500, a full-size preview) to 2048 px, measured here as extra peak RSS
+    /// over an idle run (README, "Memory budget"): LibRaw's full develop, its half-size develop, the
+    /// preview decoded at half size by libjpeg.
+    func testRawCalibrationPointsAreCoveredAndClose() {
+        let developed = PixelSize(width: 6000, height: 4500)
+        func estimate(_ mode: Stage.RawSource, to size: Int?) -> Int {
+            var header = CostEstimator.ImageHeader(format: .dng, width: 6000, height: 4500, bitsPerSample: 8)
+            header.raw = RawDecoding(mode: mode, developed: developed, preview: developed, orientation: 1)
+            return CostEstimator.estimate(image: header, maxPixelSize: size)
+        }
+        let cases: [(Stage.RawSource, Int?, Double)] = [(.develop, nil, 329), (.develop, 2048, 116), (.auto, 2048, 43)]
+        for (mode, size, measuredMiB) in cases {
+            let estimated = Double(estimate(mode, to: size)) / Double(mebibyte)
+            XCTAssertGreaterThanOrEqual(estimated, measuredMiB, "\(mode) to \(size ?? 0)")
+            XCTAssertLessThanOrEqual(estimated, measuredMiB * 1.2, "\(mode) to \(size ?? 0)")
+        }
+        XCTAssertGreaterThan(estimate(.develop, to: nil), 300 << 20, "a 45 MP RAW is not admitted as a JPEG would be")
+    }
+
     func testJPEGShrinkOnLoadLowersTheEstimate() {
         XCTAssertLessThan(estimate(.jpeg, 8064, 6048, to: 512), estimate(.jpeg, 8064, 6048, to: 2048))
         XCTAssertEqual(estimate(.heic, 8064, 6048, to: 512), estimate(.heic, 8064, 6048, to: 2048), "libheif decodes whole frames")

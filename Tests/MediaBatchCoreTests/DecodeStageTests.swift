@@ -65,22 +65,28 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(VImage.decodes, decodes, "headers only")
     }
 
-    /// libvips' TIFF loader would read a RAW's first directory, its thumbnail, and call it the
-    /// photo: every camera RAW is skipped as an unsupported format, naming it, and a TIFF image is still read.
-    func testACameraRawIsSkippedAsUnsupportedNeverReadAsItsThumbnail() throws {
-        let input = Fixtures.temporaryFolder()
+    /// libvips' TIFF loader would read a RAW's first directory, its 8×6 thumbnail, and call it the
+    /// photo: every camera RAW goes to LibRaw, which develops the 32×24 sensor data (its 8×6
+    /// thumbnail is too small for `auto`); a CR3 whose sensor data is not Canon's is skipped as
+    /// unsupported, naming LibRaw; a TIFF image is still read by libvips.
+    func testACameraRawIsDevelopedByLibRawNeverReadAsItsThumbnail() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
         try CameraRawFile.writeCameraFolder(input, withLocation: false)
         try FileManager.default.copyItem(atPath: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif").path,
                                          toPath: input.appendingPathComponent("scan.tif").path)
-        let report = try Self.run(try pipeline(webStages), input: input, output: Fixtures.temporaryFolder())
+        let report = try Self.run(try pipeline(webStages), input: input, output: output)
         XCTAssertEqual(result(report, "scan.tif")?.status, .ok)
-        for (name, format) in [("IMG_0001.DNG", "dng"), ("DSC_0002.NEF", "nef"), ("IMG_0003.CR2", "cr2"), ("IMG_0004.CR3", "cr3")] {
+        for (name, format) in [("IMG_0001.DNG", "dng"), ("DSC_0002.NEF", "nef"), ("IMG_0003.CR2", "cr2")] {
             let item = try XCTUnwrap(result(report, name))
             XCTAssertEqual(item.format, format, name)
-            XCTAssertEqual(item.status, .skipped, name)
-            XCTAssertEqual(item.reason?.hasPrefix("unsupported format: \(format) ("), true, item.reason ?? name)
-            XCTAssertNil(item.output, name)
+            XCTAssertEqual(item.rawSource, .init(source: .develop, width: 32, height: 24, halfSize: false), name)
+            let written = try VImage.open(output.appendingPathComponent(try XCTUnwrap(item.output, name)).path)
+            XCTAssertEqual([written.width, written.height], [32, 24], name)
         }
+        let cr3 = try XCTUnwrap(result(report, "IMG_0004.CR3"))
+        XCTAssertEqual(cr3.status, .skipped)
+        XCTAssertEqual(cr3.reason?.hasPrefix("unsupported format: cr3 ("), true, cr3.reason ?? "")
+        XCTAssertEqual(cr3.reason?.hasSuffix("LibRaw does not read this file"), true, cr3.reason ?? "")
     }
 
     func testAnUnreadableHeaderFailsWithLibvipsReason() throws {
@@ -111,6 +117,17 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         stage.fingerprint(&fingerprint, format: .jpeg)
         stage.fingerprint(&fingerprint, format: nil)
         XCTAssertEqual(fingerprint.recipe, ["decode", "decode"], "the same whatever the limits; nothing for a file that is not media")
+    }
+
+    /// `raw` is in a camera RAW's recipe only where it is not the default (a RAW's recipe as
+    /// before the option), and never in another format's.
+    func testRawIsInACameraRawsRecipeOnlyAwayFromItsDefault() {
+        var fingerprint = ItemFingerprint(recipe: [])
+        let develop = DecodeStage(options: .init(raw: .develop), maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames)
+        stage.fingerprint(&fingerprint, format: .dng)
+        develop.fingerprint(&fingerprint, format: .nef)
+        develop.fingerprint(&fingerprint, format: .jpeg)
+        XCTAssertEqual(fingerprint.recipe, ["decode", "decode(animated=true,raw=develop)", "decode"])
     }
 
     // MARK: Animations

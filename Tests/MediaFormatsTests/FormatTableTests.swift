@@ -81,7 +81,7 @@ final class FormatTableTests: XCTestCase {
             let row = format.row
             let read = switch row.kind {
             case .still: "decoded"
-            case .cameraRaw: "recognised, not decoded"
+            case .cameraRaw: "developed by LibRaw, or its embedded preview"
             case .movie: "probed"
             }
             let location = if let container = row.container {

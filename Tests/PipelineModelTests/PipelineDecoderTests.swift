@@ -135,6 +135,21 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(failure(transcode(#", "hdr": "bright""#)), #"stages[1].hdr: expected keep or drop (one of keep, drop), found "bright""#)
     }
 
+    /// `raw` on decode: auto by default (the stage's fingerprint as before the option), develop
+    /// and preview when asked, anything else named with its JSON path.
+    func testDecodeRawIsAutoUnlessAskedAndTheDefaultKeepsFingerprints() throws {
+        func decoded(_ options: String) throws -> Stage { try decode(stages(#"{"stage": "decode"\#(options)}, {"stage": "write"}"#)).stages[0] }
+        XCTAssertEqual(try decoded(""), .decode(.init(raw: .auto)))
+        XCTAssertEqual(try decoded(#", "raw": "develop""#), .decode(.init(raw: .develop)))
+        XCTAssertEqual(try decoded(#", "raw": "preview""#), .decode(.init(raw: .preview)))
+        XCTAssertEqual(try decoded("").fingerprint, "decode(animated=true)")
+        XCTAssertEqual(try decoded(#", "raw": "develop""#).fingerprint, "decode(animated=true,raw=develop)")
+        XCTAssertEqual(failure(stages(#"{"stage": "decode", "raw": "thumbnail"}, {"stage": "write"}"#)),
+                       #"stages[0].raw: expected auto, develop or preview (one of auto, develop, preview), found "thumbnail""#)
+        XCTAssertEqual(failure(stages(#"{"stage": "decode", "raw": true}, {"stage": "write"}"#)),
+                       #"stages[0].raw: expected auto, develop or preview (one of auto, develop, preview), found true"#)
+    }
+
     func testMistakesNameTheJSONPathAndWhatWasExpected() {
         let cases: [(String, String)] = [
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
@@ -142,7 +157,7 @@ final class PipelineDecoderTests: XCTestCase {
             (stages(#"{"stage": "resize"}"#),
              #"stages[0].stage: expected a stage name (one of filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
-             #"stages[0].fast: unknown key; expected one of "animated", "stage""#),
+             #"stages[0].fast: unknown key; expected one of "animated", "raw", "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
              "version: this mediabatch reads pipeline version 1, found 2; upgrade mediabatch"),
             (#"{"stages": [{"stage": "decode"}]}"#,
@@ -318,7 +333,7 @@ final class PipelineDecoderTests: XCTestCase {
                 #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
             #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
                 #"input.$schema: unknown key; expected one of "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "rawJpegPairs", "root", "trusted""#,
-            #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "animated", "stage""#,
+            #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "animated", "raw", "stage""#,
         ]
         for (json, message) in failures {
             XCTAssertThrowsError(try Pipeline.decode(Data(json.utf8), baseDirectory: base), json) { XCTAssertEqual("\($0)", message) }

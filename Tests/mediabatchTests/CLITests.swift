@@ -150,6 +150,9 @@ final class CLITests: XCTestCase {
                                              + "gain maps kept in jpeg (Ultra HDR), resized with the picture"), result.stdout)
         XCTAssertTrue(result.stdout.contains("  manifest: manifest.json, under the output root"), result.stdout)
         let downsample = try mediabatch(["validate", "pipelines/quickstart.json"])
+        XCTAssertTrue(downsample.stdout.contains("  decode: animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; "
+                                                 + "other formats get the first frame; camera RAW: its embedded preview where it is as large "
+                                                 + "as the later stages need, else developed by LibRaw"), downsample.stdout)
         XCTAssertTrue(downsample.stdout.contains("  downsample: width 2048 × height 2048 px, inside: aspect ratio kept; never upscaled, upright"),
                       downsample.stdout)
         let transcode = try mediabatch(["validate", "pipelines/heic-to-jpeg.json"])

@@ -6,10 +6,11 @@
 
 #include <vips/vips.h>
 
-/* The JPEG in `data` decoded into memory (fail_on=error): the caller's bytes may go as soon as
- * this returns, which a lazy vips_jpegload_buffer image would still read. Refused, from its
- * header, when it has more than `max_pixels` pixels: a gain map is no larger than its picture. */
-int mb_vips_jpeg_decode_memory(const void *data, size_t length, double max_pixels, VipsImage **out);
+/* The JPEG in `data` decoded into memory (fail_on=error), `shrink` (1, 2, 4 or 8) times smaller
+ * by libjpeg itself: the caller's bytes may go as soon as this returns, which a lazy
+ * vips_jpegload_buffer image would still read. Refused, from its header, when it has more than
+ * `max_pixels` pixels: a gain map is no larger than its picture. Also a camera RAW's preview. */
+int mb_vips_jpeg_decode_memory(const void *data, size_t length, double max_pixels, int shrink, VipsImage **out);
 
 /* `in` turned and flipped as EXIF `orientation` (1-8) says: vips_autorot reads the orientation
  * from the image, and a gain map's own JPEG carries none (it follows its primary's). */

@@ -22,7 +22,7 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
         let context = ItemContext(job)
         var verdict = HeaderVerdict(kinds: MediaKind.allCases.filter(context.facts.kinds.contains),
                                     contentIdentifier: try? context.header.get().contentIdentifier,
-                                    caption: context.image?.metadata.caption)
+                                    caption: context.metadata?.caption)
         do {
             try check(context)
             verdict.plan = plan(context)

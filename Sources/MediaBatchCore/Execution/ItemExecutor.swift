@@ -50,6 +50,7 @@ struct PixelOutcome: Codable, Equatable, Sendable {
     var outputs: [WrittenOutput] = []
     var removedMetadata: [String] = []
     var placeholder: String?
+    var rawSource: ItemResult.RawSource?
     /// The files written, at their temporary names: the run publishes them (`OutputPublisher`)
     /// with the batch that records the item.
     var staged: [StagedFile] = []

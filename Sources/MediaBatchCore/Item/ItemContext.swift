@@ -1,4 +1,5 @@
 import AVFormatKit
+import LibRawKit
 import MediaFormats
 import PipelineModel
 import RunState
@@ -34,10 +35,30 @@ final class ItemContext {
         knownHash = job.contentHash
     }
 
-    /// The image's header and metadata; nil for a movie or an unreadable header.
+    /// The image's header and metadata; nil for a movie, a camera RAW or an unreadable header.
     var image: (image: VImage, metadata: ImageMetadata)? {
         guard case .image(let image, let metadata, _)? = try? header.get().content else { return nil }
         return (image, metadata)
+    }
+
+    /// An image's or a camera RAW's metadata, every copy merged; nil for a movie.
+    var metadata: ImageMetadata? {
+        switch try? header.get().content {
+        case .image(_, let metadata, _)?, .cameraRaw(_, let metadata, _)?: return metadata
+        case .video?, nil: return nil
+        }
+    }
+
+    /// What LibRaw read of a camera RAW's headers; nil for anything else, or a RAW LibRaw cannot open.
+    var rawFacts: RawFacts? {
+        guard case .cameraRaw(let facts, _, _)? = try? header.get().content else { return nil }
+        return try? facts.get()
+    }
+
+    /// Why a camera RAW's sensor data cannot be developed, known from its header: it is cut off.
+    var rawCutOff: String? {
+        guard case .cameraRaw(_, _, let cutOff)? = try? header.get().content else { return nil }
+        return cutOff
     }
 
     /// A movie's frames as shown (its display matrix applied); nil for a still.
@@ -60,8 +81,15 @@ final class ItemContext {
         return MovieFacts(size: frame, seconds: probe.durationSeconds, codec: videoCodec)
     }
 
-    /// The file's primary picture as its header describes it; nil for a movie.
+    /// The file's primary picture as its header describes it (a RAW's: a full develop, which
+    /// LibRaw turns upright, as its preview is turned: see `RawPicture`); nil for a movie.
     private(set) lazy var pictureSource: Picture.Source? = {
+        if let raw = rawFacts {
+            let turned = (5...8).contains(raw.orientation)
+            return Picture.Source(stored: PixelSize(width: turned ? raw.developed.height : raw.developed.width,
+                                                    height: turned ? raw.developed.width : raw.developed.height),
+                                  orientation: 1, needsConversion: false, hasProfile: false)
+        }
         guard case .image(let image, _, let structure)? = try? header.get().content else { return nil }
         let profile = image.iccProfile
         // Frames are turned as one tall image would be: an animation that asks to be turned is its first frame.
@@ -74,6 +102,12 @@ final class ItemContext {
 }
 
 extension ItemContext {
+    /// What decoding the pictures `plan` holds costs, for `CostEstimator`; nil for a movie (a poster's is `PosterStage`'s).
+    func costHeader(_ plan: ItemPlan) -> CostEstimator.ImageHeader? {
+        if let source = plan.outputs.lazy.compactMap(\.picture).first?.source, source.raw != nil { return .init(format: format, raw: source) }
+        return image.map { .init(format: format, image: $0.image, plan: plan) }
+    }
+
     /// Fails the item when its input is no longer the file that was listed (size or modification
     /// time): outputs read from a file being rewritten or truncated are not published.
     func requireUnchanged() throws {

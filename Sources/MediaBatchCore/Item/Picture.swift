@@ -26,6 +26,8 @@ struct Picture: Codable, Hashable, Sendable {
         /// An HDR photo's gain map, as the header names it (`write` reads it, or leaves it out
         /// with the reason when it is one mediabatch does not read).
         var gainMap: GainMapKind? = nil
+        /// A camera RAW's: where its picture comes from (set by `decode`).
+        var raw: RawDecoding? = nil
         /// A movie's frame at this time, not a still's image (see `PosterStage`).
         var poster: Stage.PosterTime? = nil
         /// An animation's frames (GIF, WebP) and each one's delay in milliseconds; 1 and none for a still.

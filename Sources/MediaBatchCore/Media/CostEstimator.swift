@@ -35,6 +35,8 @@ public enum CostEstimator {
         public var hasGainMap: Bool
         /// An animation costs every frame it keeps: each is decoded, resized, kept and encoded.
         public var frames: Int
+        /// A camera RAW's: a preview, or a develop (full or half-size).
+        var raw: RawDecoding?
 
         public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int, hasGainMap: Bool = false, frames: Int = 1) {
             self.format = format
@@ -51,6 +53,12 @@ public enum CostEstimator {
             self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample,
                       hasGainMap: pictures.first?.source.gainMap != nil, frames: pictures.map(\.frames).max() ?? 1)
         }
+
+        /// A camera RAW's, from the picture `decode` planned.
+        init(format: MediaFormat, raw picture: Picture.Source) {
+            self.init(format: format, width: picture.stored.width, height: picture.stored.height, bitsPerSample: 8)
+            raw = picture.raw
+        }
     }
 
     public static func estimate(image header: ImageHeader, maxPixelSize: Int?) -> Int {
@@ -62,6 +70,17 @@ public enum CostEstimator {
         case .streaming(let perPixel, let shrinksOnLoad):
             let shrink = shrinksOnLoad ? Double(jpegShrinkOnLoad(header, maxPixelSize: maxPixelSize)) : 1
             return fixedBytes + Int(pixels / (shrink * shrink) * perPixel * depth) + gainMapBytes(header)
+        case .rawDevelop(let rawPerPixel, let imagePerPixel):
+            guard let raw = header.raw else { return copyBytes }
+            switch raw.choice(needing: maxPixelSize) {
+            case .preview:
+                // The JPEG's bytes twice (LibRaw's copy, ours: half a byte a pixel) and its pixels as
+                // libjpeg decodes them, shrunk on load where it can.
+                let pixels = Double(raw.preview.map { $0.width * $0.height } ?? 0), shrink = Double(raw.previewShrink(needing: maxPixelSize ?? Int.max))
+                return fixedBytes + Int(pixels * 0.5 + pixels / (shrink * shrink) * 4)
+            case .develop(let halfSize):
+                return fixedBytes + Int(pixels * rawPerPixel + pixels * imagePerPixel / (halfSize ? 4 : 1))
+            }
         case .none:
             return copyBytes
         }
@@ -96,7 +115,8 @@ public enum CostEstimator {
         let kept = pixels.reduce(0) { $0 + $1.width * $1.height * 3 } * header.frames
         let largestArea = Double(pixels.map { $0.width * $0.height }.max() ?? 0) * Double(header.frames)
         let encode = fixedBytes + Int(largestArea * (formats.compactMap { $0.row.encoder?.bytesPerPixel }.max() ?? 0))
-        let wholeFrame = if case .wholeFrame = header.format.row.decodeCost { true } else { false }
+        // A RAW's develop, like a whole frame, is given back (LibRaw's buffers freed) before any encode.
+        let wholeFrame = switch header.format.row.decodeCost { case .wholeFrame, .rawDevelop: true; default: false }
         let working = wholeFrame ? max(decode, encode) : decode + encode - fixedBytes
         return working + kept
     }

@@ -110,9 +110,12 @@ public struct Inspection: Codable, Equatable, Sendable {
         case .image(let image, let metadata, let structure):
             inspection = readImage(path: path, format: format, image, metadata)
             inspection.gainMap = structure.gainMap?.rawValue
-        case .cameraRaw(let metadata):
+        case .cameraRaw(let raw, let metadata, _):
             inspection = Inspection(path: path, kind: .image, format: format)
             inspection.read(metadata)
+            // What a full develop makes, as stored (LibRaw's header; none where it cannot read it).
+            inspection.width = try? raw.get().developed.width
+            inspection.height = try? raw.get().developed.height
         case .video(let probe, let movie): inspection = readVideo(path: path, format: format, probe, movie)
         }
         let facts = MediaClassifier.facts(of: input, format: format, header: header)

@@ -1,5 +1,6 @@
 import AVFormatKit
 import Foundation
+import LibRawKit
 import MediaFormats
 import MetadataKit
 import PipelineModel
@@ -10,9 +11,11 @@ import VipsKit
 struct ItemHeader {
     enum Content {
         case image(VImage, ImageMetadata, ImageStructure)
-        /// A camera's RAW: its metadata, read by its container where mediabatch has one; its
-        /// pixels are never handed to libvips, whose TIFF loader would read the thumbnail.
-        case cameraRaw(ImageMetadata)
+        /// A camera's RAW: what LibRaw reads of its headers (or why it cannot: the file may still
+        /// be copied), its metadata, read by its container where mediabatch has one, and why its
+        /// sensor data cannot be developed when its own directories say it is cut off; its pixels
+        /// are never handed to libvips, whose TIFF loader would read the thumbnail.
+        case cameraRaw(Result<RawFacts, LibRawError>, ImageMetadata, cutOff: String?)
         case video(VideoProbe, MovieMetadata?)
     }
 
@@ -30,7 +33,7 @@ struct ItemHeader {
             // libavformat has read the streams; a moov the box walker rejects just has no tags to show.
             content = .video(probe, try? MovieMetadata(contentsOfFile: path))
         } else if format.isCameraRaw {
-            content = .cameraRaw(ImageMetadata(format: format, path: path))
+            content = .cameraRaw(RawFile.facts(ofFile: path), ImageMetadata(format: format, path: path), cutOff: Self.rawCutOff(path: path, format: format))
         } else {
             if let decoder = format.row.decoder, !decoder.hasLoader {
                 throw StageFailure(.unsupportedFormat, "unsupported format: \(format.rawValue) (\(format.row.help)): this libvips has no loader for it")
@@ -59,11 +62,17 @@ struct ItemHeader {
                                           + "(its boxes and items reach byte \(extent.claimed), it has \(extent.size) bytes)")
     }
 
+    /// A TIFF-based RAW cut off or emptied of its sensor data: LibRaw would develop the missing
+    /// part as black without a word (`TIFFDataExtent`).
+    private static func rawCutOff(path: String, format: MediaFormat) -> String? {
+        format.row.container == .tiff ? TIFFDataExtent.read(path: path)?.damage : nil
+    }
+
     /// The Live Photo content identifier, kept in the state database so that pairing an
     /// unchanged folder reads no header.
     var contentIdentifier: String? {
         switch content {
-        case .image(_, let metadata, _), .cameraRaw(let metadata): return metadata.exif?.appleMakerNote?.contentIdentifier
+        case .image(_, let metadata, _), .cameraRaw(_, let metadata, _): return metadata.exif?.appleMakerNote?.contentIdentifier
         case .video(_, let movie): return movie?.contentIdentifier
         }
     }

@@ -20,9 +20,12 @@ enum MediaClassifier {
             facts.hasGainMap = structure.gainMap != nil
             facts.width = image.width
             facts.height = image.height
-        case .cameraRaw(let metadata)?:
+        case .cameraRaw(let raw, let metadata, _)?:
             facts.kinds.insert(.rawPhotos)
             facts.read(metadata)
+            // As stored, as an image's are: what a full develop makes before it is turned.
+            facts.width = try? raw.get().developed.width
+            facts.height = try? raw.get().developed.height
         case .video(let probe, let movie)?:
             facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
             facts.hasLocation = movie?.carriesLocation ?? (format.row.container == .matroska && MatroskaLocationEditor.carriesLocation(path: input.path))

@@ -14,8 +14,8 @@ final class ItemOutputs {
     private let renderer: PictureRenderer
     private let gainMaps: GainMapRenderer
     /// The item's metadata, every copy merged, with the planned edits applied: for encoded outputs.
-    private lazy var metadata: ImageMetadata? = item.image.map { image in
-        var metadata = image.metadata
+    private lazy var metadata: ImageMetadata? = item.metadata.map { metadata in
+        var metadata = metadata
         metadata.apply(plan.metadataEdits)
         return metadata
     }
@@ -39,6 +39,9 @@ final class ItemOutputs {
         renderer = PictureRenderer(path: item.input.path, pictures: encoded)
         gainMaps = GainMapRenderer(item)
     }
+
+    /// Where a camera RAW's picture came from, once rendered.
+    var rawSource: ItemResult.RawSource? { renderer.rawSource }
 
     /// Writes `output`'s file to `path`; returns its SHA-256, from the bytes written (a copy's
     /// as edited).

@@ -21,6 +21,8 @@ final class PictureRenderer {
     private var rendered: [Picture: VImage]?
     /// Where smartcrop cut the pictures it chose a region of, in their resized images.
     private var smartCuts: [Picture: (left: Int, top: Int)] = [:]
+    /// A camera RAW's: where its picture came from, once decoded.
+    private(set) var rawSource: ItemResult.RawSource?
 
     init(path: String, pictures: [Picture]) {
         self.path = path
@@ -62,11 +64,11 @@ final class PictureRenderer {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
-            var previous = try decodedPoster() ?? commonSource.map {
+            var previous = try decodedRaw() ?? decodedPoster() ?? commonSource.map {
                 try VImage.thumbnail(of: path, width: $0.width, height: $0.height, allFrames: allFrames).inMemory()
             }
             for (index, (picture, _)) in pictures.enumerated() {
-                var image = try previous.map { try $0.resized(width: picture.scaled.width, height: picture.scaled.height) } ?? decode(picture)
+                var image = try previous.map { try resized($0, to: picture) } ?? decode(picture)
                 if picture.isConverted { image = try SRGB.converting(image) }
                 // smartcrop reads every pixel before it cuts: streamed, the file would be decoded twice.
                 let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
@@ -78,6 +80,24 @@ final class PictureRenderer {
             }
         }
         return rendered
+    }
+
+    /// A camera RAW's picture, upright, in memory: the source of every picture (see `RawPicture`).
+    private func decodedRaw() throws -> VImage? {
+        guard let raw = pictures.first?.picture.source.raw else { return nil }
+        let decoded = try RawPicture.decode(path: path, raw, needing: pictures.map(\.picture.scaled.longestSide).max() ?? 0)
+        rawSource = decoded.source
+        return decoded.image
+    }
+
+    /// `source` resized to `picture`'s whole image. A RAW's picture is not resized where it is
+    /// that size already, nor enlarged where it is a preview smaller than asked and nothing is
+    /// cut or padded (it is written as it is; the report says so).
+    private func resized(_ source: VImage, to picture: Picture) throws -> VImage {
+        let scaled = picture.scaled
+        if picture.source.raw != nil, source.width == scaled.width && source.height == scaled.height
+            || source.width < scaled.width && picture.framing == nil { return source }
+        return try source.resized(width: scaled.width, height: scaled.height)
     }
 
     /// A movie's poster frame, upright, in sRGB, in memory: the source of every picture (see `PosterStage`).

@@ -47,6 +47,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var variants: [Variant]?
     /// With `variants` and a placeholder: the item's ThumbHash, base64.
     public internal(set) var placeholder: String?
+    /// A camera RAW whose picture was decoded: from its preview or its develop.
+    public internal(set) var rawSource: RawSource?
 
     /// Files written for the item in this run: its variants but those reused, else its output.
     var outputsWritten: Int {
@@ -70,6 +72,25 @@ public struct ItemResult: Codable, Equatable, Sendable {
         public let reused: Bool
         /// True where it carries an HDR gain map (Ultra HDR); absent otherwise.
         public var gainMap: Bool?
+    }
+}
+
+extension ItemResult {
+    /// Where a camera RAW's picture came from, and its size, upright.
+    public struct RawSource: Codable, Equatable, Sendable {
+        public enum Kind: String, Codable, Sendable {
+            case preview, develop
+        }
+
+        public let source: Kind
+        public let width: Int
+        public let height: Int
+        /// A develop at half the sensor's size.
+        public var halfSize: Bool?
+        /// A preview smaller than the stages asked (`raw: "preview"`): the longest side they asked for.
+        public var asked: Int?
+        /// Why the other source was not used (`auto`): it was tried first and failed.
+        public var fallbackReason: String?
     }
 }
 

@@ -23,8 +23,8 @@ struct DownsampleStage: PipelineStage {
         guard plan.outputs.contains(where: { $0.picture != nil }) else { return }
         plan.mapPictures { $0.fitted(in: options.box, options.fit) }
         // A poster's cost is `PosterStage`'s.
-        guard let image = item.image?.image else { return }
-        plan.estimatedBytes = CostEstimator.estimate(image: .init(format: item.format, image: image, plan: plan),
+        guard let header = item.costHeader(plan) else { return }
+        plan.estimatedBytes = CostEstimator.estimate(image: header,
                                                      maxPixelSize: plan.outputs.compactMap { $0.picture?.scaled.longestSide }.max())
     }
 }

@@ -37,8 +37,8 @@ struct VariantsStage: PipelineStage {
         plan.outputs = plan.outputs.filter { $0.picture == nil } + made
         plan.placeholder = options.placeholder
         // A poster's cost is `PosterStage`'s.
-        guard let image = item.image?.image else { return }
-        plan.estimatedBytes = CostEstimator.estimate(variantsOf: .init(format: item.format, image: image, plan: plan),
+        guard let header = item.costHeader(plan) else { return }
+        plan.estimatedBytes = CostEstimator.estimate(variantsOf: header,
                                                      pixels: variants.map(\.picture.scaled), formats: Set(options.formats))
     }
 

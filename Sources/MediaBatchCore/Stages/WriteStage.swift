@@ -60,6 +60,7 @@ struct WriteStage: PipelineStage {
         }
         outcome.removedMetadata = outputs.removedMetadata
         outcome.placeholder = placeholder
+        outcome.rawSource = outputs.rawSource
         outcome.staged = staged
     }
 
