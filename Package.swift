@@ -18,8 +18,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // libheif itself, for what libvips' heifload does not give: a HEIC's auxiliary images (gain maps).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // Headers only (no pkgConfig, so no -lavformat): AVFormatKit opens the library at run time.
-        .systemLibrary(name: "CAVFormat", providers: [.apt(["libavformat-dev"])]),
+        // Headers only (no pkgConfig, so no -lavformat): LibAVKit opens libavformat and libavfilter at run time.
+        .systemLibrary(name: "CLibAV", providers: [.apt(["libavformat-dev", "libavfilter-dev"])]),
         // zlib for MetadataKit's compressed PNG text: the inflate libpng and exiftool use, not one of our
         // own. No pkgConfig: zlib.h and libz are on the default paths.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
         .target(name: "VipsKit", dependencies: ["CVips", "CHeif", "CMediaShim", "MediaFormats"]),
-        .target(name: "AVFormatKit", dependencies: ["CAVFormat"]),
+        .target(name: "LibAVKit", dependencies: ["CLibAV"]),
         .target(name: "LibRawKit", dependencies: ["CLibRaw"]),
 
         // Swift from here on (MetadataKit calls zlib through CZlib).
@@ -43,7 +43,7 @@ let package = Package(
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
         // swift-crypto for the MD5 digests metadata carries of itself (Photoshop's of IPTC-IIM).
         .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "AVFormatKit", "LibRawKit"]),
+        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "LibAVKit", "LibRawKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
             "MediaBatchCore", "PipelineModel", "RunState", "Scheduler",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
-        .testTarget(name: "AVFormatKitTests", dependencies: ["AVFormatKit", "TestSupport"]),
+        .testTarget(name: "LibAVKitTests", dependencies: ["LibAVKit", "TestSupport"]),
         .testTarget(name: "LibRawKitTests", dependencies: ["LibRawKit", "VipsKit", "TestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
         // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length.

@@ -18,7 +18,7 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: mediabatch
 Comment: The binary links the Swift runtime, Foundation and the Swift packages below
  statically; their notices follow. It links libvips, glib, libxml2, libsqlite3 and LibRaw
- dynamically, from Debian's packages (see Depends), and opens libavformat at run time.
+ dynamically, from Debian's packages (see Depends), and opens libavformat and libavfilter at run time.
 
 Files: *
 Copyright: the mediabatch maintainers

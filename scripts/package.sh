@@ -68,15 +68,21 @@ printf 'mediabatch (%s) %s; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n
   "$version$suffix" "$release" "$built_from" "$maintainer" \
   "$(date -u -R -d "@$SOURCE_DATE_EPOCH")" | gzip -9n >"$stage/usr/share/doc/mediabatch/changelog.gz"
 
-# Depends: what the binary links, as this release's packages name it. Recommends: libavformat,
-# which is opened with dlopen by the soname of the headers built against (LibAVFormat.swift).
+# Depends: what the binary links, as this release's packages name it. Recommends: libavformat and
+# libavfilter (posters), which are opened with dlopen by the sonames of the headers built against
+# (LibAVFormat.swift, LibAVDecoding.swift); libavcodec comes with libavformat.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/debian" && printf 'Source: mediabatch\n\nPackage: mediabatch\nArchitecture: any\n' >"$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$stage/usr/bin/mediabatch" | sed -n 's/^shlibs:Depends=//p')
-include=$(pkg-config --variable=includedir libavformat)
-major=$(sed -n 's/^#define LIBAVFORMAT_VERSION_MAJOR *\([0-9]*\).*/\1/p' "$include/libavformat/version_major.h")
-recommends=$(dpkg -S "$(pkg-config --variable=libdir libavformat)/libavformat.so.$major" | cut -d: -f1)
+# The package holding LIBRARY.so.MAJOR, MAJOR as the headers built against say.
+ffmpeg_package() {
+  local library=$1 include major
+  include=$(pkg-config --variable=includedir "$library")
+  major=$(sed -n "s/^#define ${library^^}_VERSION_MAJOR *\([0-9]*\).*/\1/p" "$include/$library/version_major.h")
+  dpkg -S "$(pkg-config --variable=libdir "$library")/$library.so.$major" | cut -d: -f1
+}
+recommends="$(ffmpeg_package libavformat), $(ffmpeg_package libavfilter)"
 # libheif 1.16+ (Debian 13) decodes and encodes HEVC and AV1 through plugins, the encoders only recommended by
 # libheif1: recommend every plugin this binary was built and tested with, so that HEIC and AVIF outputs work.
 # (libheif's plugin folder is LIBDIR/libheif/plugins; its .pc file does not say so.)
@@ -105,7 +111,8 @@ Description: batch pipelines for photos and videos, over libvips and libavformat
  that CI can act on. Decoders run in worker processes, so a hostile file costs
  one item.
  .
- Videos need libavformat, which mediabatch opens on the first video it meets.
+ Videos need libavformat (and libavfilter for posters), which mediabatch opens
+ on the first video it meets.
 EOF
 
 mkdir -p dist

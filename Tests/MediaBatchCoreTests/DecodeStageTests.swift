@@ -107,7 +107,9 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(heicPlan.estimatedBytes, CostEstimator.estimate(image: .init(format: .heic, width: 4032, height: 3024, bitsPerSample: 8),
                                                                        maxPixelSize: nil))
         XCTAssertGreaterThan(heicPlan.estimatedBytes, 80 << 20)
-        XCTAssertEqual(moviePlan, ItemPlan(format: .threeGP), "a movie is copied")
+        var copied = ItemPlan(format: .threeGP)
+        copied.outputs[0].movie = MovieFacts(size: PixelSize(width: 176, height: 144), seconds: 4.933333, codec: "mpeg4")
+        XCTAssertEqual(moviePlan, copied, "a movie is copied, its size, length and codec as ffprobe reads them")
         XCTAssertEqual(heicPlan.outputs.map(\.format), [.heic], "decode chooses no format")
     }
 

@@ -28,7 +28,7 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
                 let before = VImage.decodes
                 guard let encoded = try Self.encoded(sample, by: pipeline) else { continue }
                 let decodes = VImage.decodes - before
-                // A movie's poster frame is decoded by libavcodec (`AVFormat.poster`), not libvips: none counted here.
+                // A movie's poster frame is decoded by libavcodec (`LibAV.poster`), not libvips: none counted here.
                 let libvips = encoded && !sample.hasPrefix("video/")
                 XCTAssertEqual(decodes, libvips ? 1 : 0, "\(file): \(sample) \(encoded ? "encoded from one decode" : "copied, not decoded")")
                 encodedAny = encodedAny || encoded

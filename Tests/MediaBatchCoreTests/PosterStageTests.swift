@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import Foundation
 @testable import MediaBatchCore
 import PipelineModel
@@ -32,7 +32,7 @@ final class PosterStageTests: XCTestCase, RunsPipelines {
             XCTAssertEqual(try locationTags(output.appendingPathComponent(movie).path), [], movie)
             let stem = (movie as NSString).deletingPathExtension
             let poster = try VImage.decode(output.appendingPathComponent("\(stem).poster.webp").path)
-            let probe = try AVFormat.probe(path: input.appendingPathComponent(movie).path)
+            let probe = try LibAV.probe(path: input.appendingPathComponent(movie).path)
             let frame = try XCTUnwrap(try Self.item(movie, root: input).videoFrame, movie)
             XCTAssertEqual(max(poster.width, poster.height), min(320, frame.longestSide), movie)
             XCTAssertEqual(poster.width > poster.height, frame.width > frame.height, "\(movie): upright (rotation \(probe.rotationClockwise ?? 0))")

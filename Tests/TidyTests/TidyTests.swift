@@ -19,10 +19,10 @@ final class TidyTests: XCTestCase {
     static func module(_ path: String) -> String { String(path.prefix { $0 != "/" }) }
 
     func testOnlyTheKitsImportC() {
-        let cModules = ["CVips", "CAVFormat", "CMediaShim", "CZlib", "CHeif", "CLibRaw"]
-        // VipsKit and AVFormatKit may import any of them but libheif, which is VipsKit's alone (HEIC's
+        let cModules = ["CVips", "CLibAV", "CMediaShim", "CZlib", "CHeif", "CLibRaw"]
+        // VipsKit and LibAVKit may import any of them but libheif, which is VipsKit's alone (HEIC's
         // auxiliary images), and LibRaw, which is LibRawKit's alone (nothing else); MetadataKit calls zlib and nothing else in C.
-        let allowed = ["VipsKit": cModules.filter { $0 != "CLibRaw" }, "AVFormatKit": cModules.filter { $0 != "CHeif" && $0 != "CLibRaw" },
+        let allowed = ["VipsKit": cModules.filter { $0 != "CLibRaw" }, "LibAVKit": cModules.filter { $0 != "CHeif" && $0 != "CLibRaw" },
                        "LibRawKit": ["CLibRaw"], "MetadataKit": ["CZlib"]]
         for file in Self.files {
             let forbidden = cModules.filter { !(allowed[Self.module(file.path)] ?? []).contains($0) }

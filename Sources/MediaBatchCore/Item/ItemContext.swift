@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import LibRawKit
 import MediaFormats
 import PipelineModel

@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import Foundation
 import MediaFormats
 import MetadataKit

@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import Foundation
 import LibRawKit
 import MediaFormats
@@ -26,8 +26,8 @@ struct ItemHeader {
         if format.isVideo {
             let probe: VideoProbe
             do {
-                probe = try AVFormat.probe(path: path)
-            } catch let error as AVFormatError {
+                probe = try LibAV.probe(path: path)
+            } catch let error as LibAVError {
                 throw StageFailure(.decodeFailed, "not a readable \(format.rawValue) video: \(error.message)")
             }
             // libavformat has read the streams; a moov the box walker rejects just has no tags to show.

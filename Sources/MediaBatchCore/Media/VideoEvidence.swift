@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import MetadataKit
 import PipelineModel
 

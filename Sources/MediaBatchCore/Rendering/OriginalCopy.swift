@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import Foundation
 import MetadataKit
 import PipelineModel
@@ -72,7 +72,7 @@ enum OriginalCopy {
         } catch let error as MovieFileError {
             throw StageFailure(.unsupportedMetadata, "cannot remove location from this \(item.format.rawValue): \(error.message)")
         }
-        let written = try? AVFormat.probe(path: path)
+        let written = try? LibAV.probe(path: path)
         guard let written, written.streams == video.streams, written.durationSeconds == video.durationSeconds else {
             throw StageFailure(.encodeFailed, "the edited movie does not read back with the same streams and duration")
         }

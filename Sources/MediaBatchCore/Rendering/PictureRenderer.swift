@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import PipelineModel
 import VipsKit
 
@@ -107,7 +107,7 @@ final class PictureRenderer {
         do {
             // Shrunk by libavfilter to the largest picture's size first: a 4K HDR frame is tone-mapped in float planes.
             let largest = pictures.map(\.picture.scaled.longestSide).max()
-            frame = try AVFormat.poster(path: path, at: time.frameTime, fitting: largest)
+            frame = try LibAV.poster(path: path, at: time.frameTime, fitting: largest)
         } catch {
             throw StageFailure(.decodeFailed, "cannot decode the poster frame: \(error)")
         }

@@ -1,4 +1,4 @@
-import AVFormatKit
+import LibAVKit
 import MediaFormats
 import PipelineModel
 
@@ -40,7 +40,7 @@ struct PosterStage: PipelineStage {
 }
 
 extension Stage.PosterTime {
-    /// As AVFormatKit takes it.
+    /// As LibAVKit takes it.
     var frameTime: PosterTime {
         switch self {
         case .auto: return .auto

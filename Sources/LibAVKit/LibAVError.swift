@@ -1,5 +1,5 @@
 /// A call into FFmpeg's libraries that failed, or a movie they read that has nothing to show.
-public struct AVFormatError: Error, CustomStringConvertible, Sendable {
+public struct LibAVError: Error, CustomStringConvertible, Sendable {
     public enum Code: String, Sendable {
         /// A library could not be loaded, or lacks a function.
         case unavailable
@@ -22,9 +22,9 @@ public struct AVFormatError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The one choke point where FFmpeg's return codes become Swift errors.
-func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat) throws(AVFormatError) {
+func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat) throws(LibAVError) {
     guard returnCode < 0 else { return }
     var buffer = [CChar](repeating: 0, count: 256)
     _ = library.strerror(returnCode, &buffer, buffer.count)
-    throw AVFormatError(.failed, operation: operation, message: String(cString: buffer))
+    throw LibAVError(.failed, operation: operation, message: String(cString: buffer))
 }

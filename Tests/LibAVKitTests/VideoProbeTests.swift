@@ -1,9 +1,9 @@
-import AVFormatKit
+import LibAVKit
 import Foundation
 import TestSupport
 import XCTest
 
-/// `AVFormat.probe` on real movies, judged by what ffprobe (Debian's FFmpeg 5.1) and exiftool
+/// `LibAV.probe` on real movies, judged by what ffprobe (Debian's FFmpeg 5.1) and exiftool
 /// report for the same files.
 final class VideoProbeTests: XCTestCase {
     private let movies = ["iphone6_with-gps.mov", "loci_gps_issue515.mp4", "sample.3gp", "with-gps_xyz.mp4", "xmp480qt.mov"]
@@ -15,7 +15,7 @@ final class VideoProbeTests: XCTestCase {
 
     func testReadsWhatFFprobeReads() throws {
         for path in movies {
-            let probe = try AVFormat.probe(path: path)
+            let probe = try LibAV.probe(path: path)
             let report = try FFprobeReport(path)
             XCTAssertEqual(probe.container, report.format.formatName, path)
             XCTAssertEqual(probe.streams.map(\.kind), report.streams.map(\.codecType), path)
@@ -38,16 +38,16 @@ final class VideoProbeTests: XCTestCase {
 
     func testReadsTheRotationOfAPortraitIPhoneMovie() throws {
         // Filmed upright, stored landscape: a player turns it 90° clockwise (ffprobe: -90).
-        let probe = try AVFormat.probe(path: Fixtures.sample("video/iphone6_with-gps.mov"))
+        let probe = try LibAV.probe(path: Fixtures.sample("video/iphone6_with-gps.mov"))
         XCTAssertEqual(probe.rotationClockwise, 90)
         XCTAssertEqual([probe.width, probe.height], [568, 320])
     }
 
     func testTruncatedMovieThrowsWithAMessage() throws {
         let truncated = Fixtures.broken.appendingPathComponent("iphone6_with-gps_truncated_50pct.mov").path
-        XCTAssertThrowsError(try AVFormat.probe(path: truncated)) { error in
+        XCTAssertThrowsError(try LibAV.probe(path: truncated)) { error in
             // Cut in half, the movie lost its `moov` atom, which libavformat needs to open it.
-            let failure = error as? AVFormatError
+            let failure = error as? LibAVError
             XCTAssertEqual(failure?.operation, "open")
             XCTAssertEqual(failure?.message, "Invalid data found when processing input")
         }
@@ -56,8 +56,8 @@ final class VideoProbeTests: XCTestCase {
     func testFileThatIsNoVideoThrowsWithAMessage() throws {
         // Text: libavformat opens a JPEG as a one-frame `image2` video.
         let text = Fixtures.fixtures.appendingPathComponent("no-roots.json").path
-        XCTAssertThrowsError(try AVFormat.probe(path: text)) { error in
-            let failure = error as? AVFormatError
+        XCTAssertThrowsError(try LibAV.probe(path: text)) { error in
+            let failure = error as? LibAVError
             XCTAssertEqual(failure?.operation, "open")
             XCTAssertEqual(failure?.message, "Invalid data found when processing input")
         }

@@ -1,4 +1,4 @@
-import CAVFormat
+import CLibAV
 import Foundation
 
 /// A movie's first video stream, decoded frame by frame on the calling thread: libavcodec's own
@@ -20,26 +20,26 @@ final class MovieDecoder {
     let rotationClockwise: Int
     private var drained = false
 
-    init(path: String) throws(AVFormatError) {
+    init(path: String) throws(LibAVError) {
         av = try LibAVDecoding.shared.get()
         try av.check(av.format.openInput(&context, path, nil, nil), "open")
         let context = try Self.unwrap(context, "open")
-        // As in `AVFormat.probe`: finding stream info opens decoders of its own (threads and frames
+        // As in `LibAV.probe`: finding stream info opens decoders of its own (threads and frames
         // each) where the header already says everything.
-        if !AVFormat.headerDescribesEveryStream(context) { try av.check(av.format.findStreamInfo(context, nil), "find stream info") }
+        if !LibAV.headerDescribesEveryStream(context) { try av.check(av.format.findStreamInfo(context, nil), "find stream info") }
         guard let (index, stream) = Self.videoStream(of: context) else {
-            throw AVFormatError(.noPicture, operation: "find a video stream", message: "the file has none")
+            throw LibAVError(.noPicture, operation: "find a video stream", message: "the file has none")
         }
         self.stream = index
         timeBase = stream.pointee.time_base
         start = stream.pointee.start_time == Int64.min ? 0 : stream.pointee.start_time
         durationSeconds = context.pointee.duration > 0 ? Double(context.pointee.duration) / Double(AV_TIME_BASE) : nil
-        framesPerSecond = AVFormat.rate(stream.pointee.avg_frame_rate) ?? AVFormat.rate(stream.pointee.r_frame_rate)
-        rotationClockwise = AVFormat.clockwiseRotation(of: stream, av.format) ?? 0
+        framesPerSecond = LibAV.rate(stream.pointee.avg_frame_rate) ?? LibAV.rate(stream.pointee.r_frame_rate)
+        rotationClockwise = LibAV.clockwiseRotation(of: stream, av.format) ?? 0
         try openDecoder(stream.pointee.codecpar)
         packet = av.packetAlloc()
         decoded = av.frameAlloc()
-        guard packet != nil, decoded != nil else { throw AVFormatError(.failed, operation: "allocate a frame", message: "out of memory") }
+        guard packet != nil, decoded != nil else { throw LibAVError(.failed, operation: "allocate a frame", message: "out of memory") }
     }
 
     deinit {
@@ -59,10 +59,10 @@ final class MovieDecoder {
         return nil
     }
 
-    private func openDecoder(_ parameters: UnsafeMutablePointer<AVCodecParameters>?) throws(AVFormatError) {
+    private func openDecoder(_ parameters: UnsafeMutablePointer<AVCodecParameters>?) throws(LibAVError) {
         guard let parameters, let decoder = av.findDecoder(parameters.pointee.codec_id) else {
             let name = parameters.flatMap { av.format.codecName($0.pointee.codec_id) }.map { String(cString: $0) } ?? "unknown"
-            throw AVFormatError(.noPicture, operation: "find a decoder", message: "this FFmpeg has no decoder for \(name)")
+            throw LibAVError(.noPicture, operation: "find a decoder", message: "this FFmpeg has no decoder for \(name)")
         }
         codec = av.allocContext(decoder)
         let codec = try Self.unwrap(codec, "allocate a decoder")
@@ -71,8 +71,8 @@ final class MovieDecoder {
         try av.check(av.openCodec(codec, decoder, nil), "open the decoder")
     }
 
-    private static func unwrap<T>(_ value: T?, _ operation: String) throws(AVFormatError) -> T {
-        guard let value else { throw AVFormatError(.failed, operation: operation, message: "out of memory") }
+    private static func unwrap<T>(_ value: T?, _ operation: String) throws(LibAVError) -> T {
+        guard let value else { throw LibAVError(.failed, operation: operation, message: "out of memory") }
         return value
     }
 
@@ -82,7 +82,7 @@ final class MovieDecoder {
     }
 
     /// Moves to the keyframe at or before `seconds` (from the stream's start).
-    func seek(toSeconds seconds: Double) throws(AVFormatError) {
+    func seek(toSeconds seconds: Double) throws(LibAVError) {
         try av.check(av.seekFrame(context, stream, timestamp(seconds), AVSEEK_FLAG_BACKWARD), "seek")
         av.flushBuffers(codec)
         drained = false
@@ -90,7 +90,7 @@ final class MovieDecoder {
 
     /// The next decoded frame (valid until the next call), or nil at the end of the stream. A
     /// packet the decoder refuses (damaged) is skipped, as the ffmpeg CLI skips it.
-    func nextFrame() throws(AVFormatError) -> LibAVDecoding.Frame? {
+    func nextFrame() throws(LibAVError) -> LibAVDecoding.Frame? {
         while true {
             let received = av.receiveFrame(codec, decoded)
             if received >= 0 { return decoded }
@@ -104,7 +104,7 @@ final class MovieDecoder {
     }
 
     /// Sends the decoder the stream's next packet, or, at the end, the flush that drains it.
-    private func feed() throws(AVFormatError) {
+    private func feed() throws(LibAVError) {
         while !drained {
             let read = av.readFrame(context, packet)
             guard read >= 0 else {

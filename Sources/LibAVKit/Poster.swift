@@ -1,4 +1,4 @@
-import CAVFormat
+import CLibAV
 
 /// Where in a movie its poster is taken.
 public enum PosterTime: Sendable, Equatable, Hashable {
@@ -24,11 +24,11 @@ public struct PosterFrame: Sendable {
     public let toneMapped: Bool
 }
 
-extension AVFormat {
+extension LibAV {
     /// The poster frame of the movie at `path`, shrunk (Lanczos, before tone mapping: a 4K HDR
     /// frame in float planes is 100 MB) to fit `fitting` × `fitting` where that is smaller; fails
     /// with `.noPicture` when the movie has no video stream, no decoder for it, or no frame that decodes.
-    public static func poster(path: String, at time: PosterTime, fitting: Int? = nil) throws(AVFormatError) -> PosterFrame {
+    public static func poster(path: String, at time: PosterTime, fitting: Int? = nil) throws(LibAVError) -> PosterFrame {
         let movie = try MovieDecoder(path: path)
         let seconds: Double
         switch time {
@@ -40,7 +40,7 @@ extension AVFormat {
     }
 
     /// The first frame at or after `seconds` (within half a frame), else the movie's last.
-    private static func frame(of movie: MovieDecoder, at seconds: Double, fitting: Int?) throws(AVFormatError) -> PosterFrame {
+    private static func frame(of movie: MovieDecoder, at seconds: Double, fitting: Int?) throws(LibAVError) -> PosterFrame {
         try movie.seek(toSeconds: seconds)
         movie.keyframesOnly(false)
         let slack = 0.5 / (movie.framesPerSecond ?? 30)
@@ -55,7 +55,7 @@ extension AVFormat {
             return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: time, toneMapped: toneMapped)
         }
         guard let last, last < seconds - slack else {
-            throw AVFormatError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
+            throw LibAVError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
         }
         return try frame(of: movie, at: last, fitting: fitting)
     }

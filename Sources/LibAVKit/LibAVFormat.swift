@@ -1,8 +1,8 @@
-import CAVFormat
+import CLibAV
 import Foundation
 
 /// The libavformat functions mediabatch calls, opened with dlopen on the first video rather than
-/// linked (see CAVFormat's module map): an image-only run never loads FFmpeg, and without it
+/// linked (see CLibAV's module map): an image-only run never loads FFmpeg, and without it
 /// installed, videos fail with the loader's reason while images still work.
 struct LibAVFormat: @unchecked Sendable {
     typealias ContextSlot = UnsafeMutablePointer<UnsafeMutablePointer<AVFormatContext>?>?
@@ -16,14 +16,14 @@ struct LibAVFormat: @unchecked Sendable {
     let streamSideData: @convention(c) (UnsafePointer<AVStream>?, AVPacketSideDataType, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
     let displayRotation: @convention(c) (UnsafePointer<Int32>?) -> Double
 
-    static let shared: Result<LibAVFormat, AVFormatError> = {
-        do throws(AVFormatError) { return .success(try LibAVFormat()) } catch { return .failure(error) }
+    static let shared: Result<LibAVFormat, LibAVError> = {
+        do throws(LibAVError) { return .success(try LibAVFormat()) } catch { return .failure(error) }
     }()
 
     /// libavformat's own handle: libavcodec's and libavutil's functions are looked up through it.
     let library: SharedLibrary
 
-    private init() throws(AVFormatError) {
+    private init() throws(LibAVError) {
         // The major version of the headers compiled against: a different ABI is not loaded.
         // libavcodec and libavutil come with it, and dlsym on its handle searches them too.
         library = try SharedLibrary("libavformat.so.\(LIBAVFORMAT_VERSION_MAJOR)")

@@ -1,4 +1,4 @@
-import CAVFormat
+import CLibAV
 import Foundation
 
 /// What libavformat reads from a video container's header.
@@ -21,7 +21,7 @@ public struct VideoProbe: Sendable, Equatable {
     public let rotationClockwise: Int?
 }
 
-public enum AVFormat {
+public enum LibAV {
     /// Opens the container and, when its header does not describe every stream, reads packets
     /// until it does; fails on files libavformat cannot parse (a truncated MOV has no `moov`
     /// atom, for example).
@@ -30,7 +30,7 @@ public enum AVFormat {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(library.openInput(&context, path, nil, nil), "open", library)
         defer { library.closeInput(&context) }
-        guard let context else { throw AVFormatError(.failed, operation: "open", message: "no context") }
+        guard let context else { throw LibAVError(.failed, operation: "open", message: "no context") }
         // Finding stream info decodes frames: 28% of a dry run's time over Live Photo movies.
         // MOV and MP4 headers state every stream's codec, size, rate and the duration already.
         if !headerDescribesEveryStream(context) {

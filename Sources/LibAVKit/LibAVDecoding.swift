@@ -1,4 +1,4 @@
-import CAVFormat
+import CLibAV
 import Foundation
 
 /// What decoding a video's frames takes beyond the container: libavcodec's decoders and
@@ -39,11 +39,11 @@ struct LibAVDecoding: @unchecked Sendable {
     let addFrame: @convention(c) (Filter?, Frame?, Int32) -> Int32
     let getFrame: @convention(c) (Filter?, Frame?) -> Int32
 
-    static let shared: Result<LibAVDecoding, AVFormatError> = {
-        do throws(AVFormatError) { return .success(try LibAVDecoding()) } catch { return .failure(error) }
+    static let shared: Result<LibAVDecoding, LibAVError> = {
+        do throws(LibAVError) { return .success(try LibAVDecoding()) } catch { return .failure(error) }
     }()
 
-    private init() throws(AVFormatError) {
+    private init() throws(LibAVError) {
         format = try LibAVFormat.shared.get()
         let av = format.library
         readFrame = try av.function("av_read_frame")
@@ -74,7 +74,7 @@ struct LibAVDecoding: @unchecked Sendable {
     }
 
     /// The one choke point for these libraries' return codes (see `check` for libavformat's).
-    func check(_ returnCode: Int32, _ operation: String) throws(AVFormatError) {
-        try AVFormatKit.check(returnCode, operation, format)
+    func check(_ returnCode: Int32, _ operation: String) throws(LibAVError) {
+        try LibAVKit.check(returnCode, operation, format)
     }
 }

@@ -13,7 +13,7 @@ struct PosterSearch {
         self.movie = movie
     }
 
-    func bestSeconds() throws(AVFormatError) -> Double {
+    func bestSeconds() throws(LibAVError) -> Double {
         let duration = movie.durationSeconds ?? 0
         if duration < Self.shortSeconds {
             let candidates = try sample(until: .infinity, count: Self.shortFrames, keyframesOnly: false)
@@ -34,16 +34,16 @@ struct PosterSearch {
         return try choose(candidates, sharpest: false)
     }
 
-    private func choose(_ candidates: [(seconds: Double, score: FrameChoice.Score)], sharpest: Bool) throws(AVFormatError) -> Double {
+    private func choose(_ candidates: [(seconds: Double, score: FrameChoice.Score)], sharpest: Bool) throws(LibAVError) -> Double {
         guard !candidates.isEmpty else {
-            throw AVFormatError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
+            throw LibAVError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
         }
         return candidates[FrameChoice.choose(candidates.map(\.score), sharpest: sharpest)].seconds
     }
 
     /// Up to `count` frames from the current position to `until` seconds (the first always),
     /// every frame or one in `stride` so they spread over the span.
-    private func sample(until: Double, count: Int, keyframesOnly: Bool) throws(AVFormatError) -> [(seconds: Double, score: FrameChoice.Score)] {
+    private func sample(until: Double, count: Int, keyframesOnly: Bool) throws(LibAVError) -> [(seconds: Double, score: FrameChoice.Score)] {
         movie.keyframesOnly(keyframesOnly)
         let span = until.isFinite ? until : (movie.durationSeconds ?? Self.shortSeconds)
         let stride = keyframesOnly ? 1 : max(1, Int((span * (movie.framesPerSecond ?? 30) / Double(count)).rounded(.down)))
@@ -57,7 +57,7 @@ struct PosterSearch {
             guard index % stride == 0 else { continue }
             let analysis: FrameGraph
             if let graph { analysis = graph } else {
-                let filters = (["scale=160:-2"] + AVFormat.toneMapping(frame) + ["format=gray"]).joined(separator: ",")
+                let filters = (["scale=160:-2"] + LibAV.toneMapping(frame) + ["format=gray"]).joined(separator: ",")
                 analysis = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
                 graph = analysis
             }

@@ -1,16 +1,16 @@
-import AVFormatKit
+import LibAVKit
 import Foundation
 import TestSupport
 import VipsKit
 import XCTest
 
-/// `AVFormat.poster` on real movies and on clips the ffmpeg CLI makes here (rotated HEVC, 10-bit
+/// `LibAV.poster` on real movies and on clips the ffmpeg CLI makes here (rotated HEVC, 10-bit
 /// HDR in PQ and HLG, black openings, blurred frames), each poster judged against the frame the
 /// ffmpeg CLI gives at the same time through the same filters.
 final class PosterTests: XCTestCase {
     static let movies = ["video/iphone6_with-gps.mov", "video/loci_gps_issue515.mp4", "video/sample.3gp", "video/with-gps_xyz.mp4",
                          "video/xmp480qt.mov", "livephoto/train.mov"].map(Fixtures.sample)
-    /// The tone mapping of `AVFormat.toneMapping`, as the CLI spells it.
+    /// The tone mapping of `LibAV.toneMapping`, as the CLI spells it.
     static let toneMap = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=iec61966-2-1:m=bt709:r=pc"
 
     override class func setUp() {
@@ -51,8 +51,8 @@ final class PosterTests: XCTestCase {
 
     func testCorpusMoviesPostersAreUprightShowSomethingAndAreTheCLIsFrame() throws {
         for path in Self.movies {
-            let poster = try AVFormat.poster(path: path, at: .auto)
-            let probe = try AVFormat.probe(path: path)
+            let poster = try LibAV.poster(path: path, at: .auto)
+            let probe = try LibAV.probe(path: path)
             let turned = probe.rotationClockwise == 90 || probe.rotationClockwise == 270
             XCTAssertEqual([poster.width, poster.height], turned ? [probe.height, probe.width] : [probe.width, probe.height], path)
             // Neither black nor washed out: sample.3gp opens on two seconds of white, its poster is later.
@@ -72,14 +72,14 @@ final class PosterTests: XCTestCase {
         let rotated = Fixtures.temporaryFolder("posters").appendingPathComponent("rotated.mov").path
         let remux = try runProcess("ffmpeg", ["-v", "error", "-y", "-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated])
         XCTAssertEqual(remux.exitCode, 0, remux.stderr)
-        XCTAssertEqual(try AVFormat.probe(path: rotated).rotationClockwise, 270)
-        let poster = try AVFormat.poster(path: rotated, at: .seconds(1))
+        XCTAssertEqual(try LibAV.probe(path: rotated).rotationClockwise, 270)
+        let poster = try LibAV.poster(path: rotated, at: .seconds(1))
         XCTAssertEqual([poster.width, poster.height], [180, 320], "turned a quarter")
         try assertMatchesTheCLI(rotated, poster)
         for (name, transfer) in [("pq.mp4", "smpte2084"), ("hlg.mp4", "arib-std-b67")] {
             let hdr = try Self.clip(name, "testsrc2=size=320x180:rate=30:duration=3",
                                     Self.hevcHDR + ["-color_trc", transfer, "-x265-params", "log-level=error"])
-            let poster = try AVFormat.poster(path: hdr, at: .auto)
+            let poster = try LibAV.poster(path: hdr, at: .auto)
             XCTAssertTrue(poster.toneMapped, name)
             try assertMatchesTheCLI(hdr, poster, filters: Self.toneMap + ",format=rgb24")
             let untoned = try cliFrame(hdr, poster.seconds, "format=rgb24")
@@ -93,45 +93,45 @@ final class PosterTests: XCTestCase {
     func testAutoNeverTakesABlackOrBlurredFrame() throws {
         let opening = try Self.clip("black-opening.mp4", "testsrc2=size=320x180:rate=30:duration=6",
                                     ["-vf", "fade=in:st=2:d=0.1", "-g", "30", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        let poster = try AVFormat.poster(path: opening, at: .auto)
+        let poster = try LibAV.poster(path: opening, at: .auto)
         XCTAssertGreaterThanOrEqual(poster.seconds, 2.1)
         XCTAssertGreaterThan(try image(poster).bandMeans().reduce(0, +) / 3, 24)
         try assertMatchesTheCLI(opening, poster)
         // One keyframe, black, opening a fade: frames spread over the first third are looked at.
         let fade = try Self.clip("one-black-keyframe.mp4", "testsrc2=size=320x180:rate=30:duration=6",
                                  ["-vf", "fade=in:st=0:d=1", "-g", "1000", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        let faded = try AVFormat.poster(path: fade, at: .auto)
+        let faded = try LibAV.poster(path: fade, at: .auto)
         XCTAssertGreaterThan(faded.seconds, 0.2)
         XCTAssertLessThanOrEqual(faded.seconds, 2.05, "within the first third")
         XCTAssertGreaterThan(try image(faded).bandMeans().reduce(0, +) / 3, 24)
         try assertMatchesTheCLI(fade, faded)
         let blurred = try Self.clip("blurred-start.mp4", "testsrc2=size=320x180:rate=30:duration=1.5",
                                     ["-vf", "boxblur=8:enable='lt(t,0.75)'", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        let sharp = try AVFormat.poster(path: blurred, at: .auto)
+        let sharp = try LibAV.poster(path: blurred, at: .auto)
         XCTAssertGreaterThanOrEqual(sharp.seconds, 0.75)
         try assertMatchesTheCLI(blurred, sharp)
     }
 
     func testAChosenTimeGivesTheFrameThereAndPastTheEndTheLast() throws {
         let path = try Self.clip("three-seconds.mp4", "testsrc2=size=320x180:rate=30:duration=3", ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        XCTAssertEqual(try AVFormat.poster(path: path, at: .seconds(1)).seconds, 1, accuracy: 0.5 / 30)
-        let half = try AVFormat.poster(path: path, at: .fraction(0.5))
+        XCTAssertEqual(try LibAV.poster(path: path, at: .seconds(1)).seconds, 1, accuracy: 0.5 / 30)
+        let half = try LibAV.poster(path: path, at: .fraction(0.5))
         XCTAssertEqual(half.seconds, 1.5, accuracy: 0.5 / 30)
         try assertMatchesTheCLI(path, half)
-        XCTAssertEqual(try AVFormat.poster(path: path, at: .seconds(60)).seconds, 3 - 1.0 / 30, accuracy: 0.5 / 30, "the last frame")
+        XCTAssertEqual(try LibAV.poster(path: path, at: .seconds(60)).seconds, 3 - 1.0 / 30, accuracy: 0.5 / 30, "the last frame")
     }
 
     /// A one-frame movie has a poster; a file without video, or one cut short, fails clearly.
     func testMoviesWithNothingToShowFailClearly() throws {
         let one = try Self.clip("one-frame.mp4", "testsrc2=size=320x180:rate=30", ["-frames:v", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        XCTAssertEqual(try AVFormat.poster(path: one, at: .auto).seconds, 0, accuracy: 1e-6)
+        XCTAssertEqual(try LibAV.poster(path: one, at: .auto).seconds, 0, accuracy: 1e-6)
         let audio = try Self.clip("audio-only.m4a", "sine=duration=1", ["-c:a", "aac"])
-        XCTAssertThrowsError(try AVFormat.poster(path: audio, at: .auto)) { error in
-            XCTAssertEqual((error as? AVFormatError)?.code, .noPicture, "\(error)")
+        XCTAssertThrowsError(try LibAV.poster(path: audio, at: .auto)) { error in
+            XCTAssertEqual((error as? LibAVError)?.code, .noPicture, "\(error)")
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: Self.movies[0]))
         let cut = Fixtures.temporaryFolder("posters").appendingPathComponent("cut.mov")
         try whole.prefix(whole.count / 3).write(to: cut)
-        XCTAssertThrowsError(try AVFormat.poster(path: cut.path, at: .auto))
+        XCTAssertThrowsError(try LibAV.poster(path: cut.path, at: .auto))
     }
 }
