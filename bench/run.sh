@@ -84,8 +84,10 @@ make_inputs() {
       local clips=$work/poster-clips sources=() hevc=(-c:v libx265 -preset ultrafast -x265-params log-level=error -tag:v hvc1)
       local hdr=(-pix_fmt yuv420p10le -color_primaries bt2020 -colorspace bt2020nc)
       mkdir -p "$clips"
-      [ -f "$clips/pq-4k.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=3840x2160:rate=30:duration=8 "${hevc[@]}" "${hdr[@]}" -color_trc smpte2084 "$clips/pq-4k.mp4"
-      [ -f "$clips/hlg-1080.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=8 "${hevc[@]}" "${hdr[@]}" -color_trc arib-std-b67 "$clips/hlg-1080.mp4"
+      # The colour in the HEVC stream itself, as phones write it (FFmpeg 7.1 no longer passes -color_trc to x265).
+      local x265=log-level=error:colorprim=bt2020:colormatrix=bt2020nc:transfer
+      [ -f "$clips/pq-4k.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=3840x2160:rate=30:duration=8 "${hevc[@]}" "${hdr[@]}" -color_trc smpte2084 -x265-params $x265=smpte2084 "$clips/pq-4k.mp4"
+      [ -f "$clips/hlg-1080.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=8 "${hevc[@]}" "${hdr[@]}" -color_trc arib-std-b67 -x265-params $x265=arib-std-b67 "$clips/hlg-1080.mp4"
       if [ ! -f "$clips/turned-1080.mov" ]; then
         ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=8 "${hevc[@]}" "$clips/stored.mov"
         ffmpeg -v error -i "$clips/stored.mov" -c copy -metadata:s:v:0 rotate=90 "$clips/turned-1080.mov"; rm "$clips/stored.mov"

@@ -18,6 +18,8 @@ final class MovieDecoder {
     let framesPerSecond: Double?
     /// Degrees a player turns the picture clockwise (0, 90, 180, 270), from the display matrix.
     let rotationClockwise: Int
+    /// The clean aperture the container states, where this FFmpeg exports it (see `LibAV.cropping`).
+    let cropping: (top: Int, bottom: Int, left: Int, right: Int)?
     private var drained = false
 
     init(path: String) throws(LibAVError) {
@@ -36,6 +38,7 @@ final class MovieDecoder {
         durationSeconds = context.pointee.duration > 0 ? Double(context.pointee.duration) / Double(AV_TIME_BASE) : nil
         framesPerSecond = LibAV.rate(stream.pointee.avg_frame_rate) ?? LibAV.rate(stream.pointee.r_frame_rate)
         rotationClockwise = LibAV.clockwiseRotation(of: stream, av.format) ?? 0
+        cropping = LibAV.cropping(of: stream, av.format)
         try openDecoder(stream.pointee.codecpar)
         packet = av.packetAlloc()
         decoded = av.frameAlloc()

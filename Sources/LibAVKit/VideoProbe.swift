@@ -48,8 +48,9 @@ public enum LibAV {
             let codec = library.codecName(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
             streams.append(.init(kind: kind, codec: codec))
             if parameters.codec_type == AVMEDIA_TYPE_VIDEO, width == nil {
-                width = Int(parameters.width)
-                height = Int(parameters.height)
+                let crop = cropping(of: stream, library)
+                width = Int(parameters.width) - (crop.map { $0.left + $0.right } ?? 0)
+                height = Int(parameters.height) - (crop.map { $0.top + $0.bottom } ?? 0)
                 framesPerSecond = rate(stream.pointee.avg_frame_rate) ?? rate(stream.pointee.r_frame_rate)
                 rotation = clockwiseRotation(of: stream, library)
             }
@@ -82,6 +83,21 @@ public enum LibAV {
     static func rate(_ rational: AVRational) -> Double? {
         guard rational.num > 0, rational.den > 0 else { return nil }
         return Double(rational.num) / Double(rational.den)
+    }
+
+    /// The clean aperture a container states (a MOV's `clap`: iPhone Live Photos have one) as
+    /// FFmpeg 7.1 exports it — side data type 36, `AV_PKT_DATA_FRAME_CROPPING`, four little-endian
+    /// 32-bit counts: top, bottom, left, right — and its CLI crops to. FFmpeg 5.1 (Debian 12) has no
+    /// such type (its last is 31) and shows the whole frame: each release as its CLI shows the movie.
+    static func cropping(of stream: UnsafeMutablePointer<AVStream>, _ library: LibAVFormat) -> (top: Int, bottom: Int, left: Int, right: Int)? {
+        var size = 0
+        guard let data = library.streamSideData(stream, AVPacketSideDataType(rawValue: 36), &size), size >= 16 else { return nil }
+        let counts = (0..<4).map { index in
+            (0..<4).reduce(0) { $0 | Int(data[index * 4 + $1]) << (8 * $1) }
+        }
+        guard let parameters = stream.pointee.codecpar?.pointee, counts[0] + counts[1] < parameters.height,
+              counts[2] + counts[3] < parameters.width, counts.contains(where: { $0 > 0 }) else { return nil }
+        return (counts[0], counts[1], counts[2], counts[3])
     }
 
     /// The display matrix's rotation, clockwise and in 0..<360; nil when the matrix is unusable.
