@@ -31,6 +31,21 @@ public enum HostileFiles {
         return nil
     }
 
+    /// `bytes` damaged one of four ways real files are, by `kind` (0–3): cut short at a random
+    /// place; 64 bytes flipped after the first quarter (coded pixels); 8 flipped in the first `head`
+    /// bytes (headers, directories, boxes); `head` bytes zeroed from a random place.
+    public static func damaged(_ bytes: [UInt8], kind: Int, head: Int, using random: inout SplitMix) -> [UInt8] {
+        var bytes = bytes
+        let at = Int.random(in: 0..<bytes.count, using: &random)
+        switch kind % 4 {
+        case 0: bytes = Array(bytes.prefix(max(16, at)))
+        case 1: for _ in 0..<64 { bytes[Int.random(in: bytes.count / 4..<bytes.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random) }
+        case 2: for _ in 0..<8 { bytes[Int.random(in: 0..<min(bytes.count, head), using: &random)] ^= UInt8.random(in: 1...255, using: &random) }
+        default: for offset in at..<min(bytes.count, at + head) { bytes[offset] = 0 }
+        }
+        return bytes
+    }
+
     /// A 1 × 1 GIF animation of `frames` frames.
     public static func gifAnimation(frames: Int) -> Data {
         var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 0xFF, 0xFF, 0xFF] // 2-colour table

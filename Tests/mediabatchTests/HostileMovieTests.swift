@@ -13,20 +13,14 @@ import XCTest
 final class HostileMovieTests: XCTestCase {
     static let sources = ["video/iphone6_with-gps.mov", "video/with-gps_xyz.mp4", "video/sample.3gp", "livephoto/train.mov"]
 
-    /// `count` damaged copies of the sources, each one kind of damage.
+    /// `count` damaged copies of the sources, each one kind of damage (`HostileFiles.damaged`).
     func damagedMovies(_ count: Int, into folder: URL) throws -> [String] {
         var random = SplitMix(seed: 0x5EED_0F_F11E5)
         var names: [String] = []
         for index in 0..<count {
             let source = Self.sources[index % Self.sources.count]
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample(source))))
-            let at = Int.random(in: 0..<bytes.count, using: &random)
-            switch index % 4 {
-            case 0: bytes = Array(bytes.prefix(max(16, at)))
-            case 1: for _ in 0..<64 { bytes[Int.random(in: bytes.count / 4..<bytes.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random) }
-            case 2: for _ in 0..<8 { bytes[Int.random(in: 0..<min(bytes.count, 4096), using: &random)] ^= UInt8.random(in: 1...255, using: &random) }
-            default: for offset in at..<min(bytes.count, at + 4096) { bytes[offset] = 0 }
-            }
+            let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample(source))))
+            let bytes = HostileFiles.damaged(whole, kind: index, head: 4096, using: &random)
             let name = "damaged-\(index).\((source as NSString).pathExtension)"
             try Data(bytes).write(to: folder.appendingPathComponent(name))
             names.append(name)

@@ -11,19 +11,12 @@ import XCTest
 /// the same files on every run. LibRaw and libjxl are fuzzed upstream (OSS-Fuzz); this checks what
 /// mediabatch does around them.
 final class HostileRawTests: XCTestCase {
-    /// Seeded damage to `source`, one kind a copy, written as `count` files named after `stem`.
+    /// Seeded damage to `source` (`HostileFiles.damaged`), one kind a copy, written as `count` files named after `stem`.
     func damaged(_ source: URL, stem: String, _ count: Int, into folder: URL, seed: UInt64) throws -> [String] {
         var random = SplitMix(seed: seed)
         let whole = [UInt8](try Data(contentsOf: source))
         return try (0..<count).map { index in
-            var bytes = whole
-            let at = Int.random(in: 0..<bytes.count, using: &random)
-            switch index % 4 {
-            case 0: bytes = Array(bytes.prefix(max(16, at)))
-            case 1: for _ in 0..<64 { bytes[Int.random(in: bytes.count / 4..<bytes.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random) }
-            case 2: for _ in 0..<8 { bytes[Int.random(in: 0..<min(bytes.count, 2048), using: &random)] ^= UInt8.random(in: 1...255, using: &random) }
-            default: for offset in at..<min(bytes.count, at + 2048) { bytes[offset] = 0 }
-            }
+            let bytes = HostileFiles.damaged(whole, kind: index, head: 2048, using: &random)
             let name = "\(stem)-\(index).\(source.pathExtension)"
             try Data(bytes).write(to: folder.appendingPathComponent(name))
             return name
@@ -35,8 +28,12 @@ final class HostileRawTests: XCTestCase {
         let made = Fixtures.temporaryFolder("hostile-raw-sources")
         let dng = made.appendingPathComponent("camera.dng"), jxl = made.appendingPathComponent("export.jxl")
         try DevelopableDNG.write(to: dng, width: 600, orientation: 6, preview: 320, gps: true)
-        let encoded = try runProcess("cjxl", ["-q", "90", Fixtures.sample("jpeg/apple_iphone_4.jpg"), jxl.path])
-        XCTAssertEqual(encoded.exitCode, 0, encoded.stderr)
+        // From pixels (libjxl 0.11's cjxl takes a JPEG only to transcode it losslessly).
+        let png = made.appendingPathComponent("photo.png").path
+        for command in [["vips", "copy", Fixtures.sample("jpeg/apple_iphone_4.jpg"), png], ["cjxl", "-d", "1", png, jxl.path]] {
+            let result = try runProcess(command[0], Array(command.dropFirst()))
+            XCTAssertEqual(result.exitCode, 0, result.stderr)
+        }
         let names = try damaged(dng, stem: "develop", 12, into: input, seed: 0xD06)
             + damaged(jxl, stem: "export", 12, into: input, seed: 0x1A1)
         try FileManager.default.copyItem(at: dng, to: input.appendingPathComponent("intact.dng"))
