@@ -113,7 +113,8 @@ final class MediaClassifierTests: XCTestCase {
         let movie = try facts("samples/livephoto/train.mov")
         XCTAssertTrue(movie.hasLocation)
         XCTAssertEqual(movie.capture, .init(date: ISODate.parse("2021-04-10T11:43:59+0100")!, source: .metadata, utcOffsetSeconds: 3600))
-        XCTAssertEqual(movie.width, 1440)
+        // As shown: 1440 on FFmpeg 5.1; 7.1 (Debian 13) exports its clean aperture (`clap`), 1308 (see `LibAV.cropping`).
+        XCTAssertTrue([1440, 1308].contains(movie.width), "\(String(describing: movie.width))")
 
         // No Apple creation date: mvhd's creation time.
         let mp4 = try facts("samples/video/with-gps_xyz.mp4")
