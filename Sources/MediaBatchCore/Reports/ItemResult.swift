@@ -43,7 +43,7 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var milliseconds: Int
     /// The memory the scheduler reserved for the item.
     public internal(set) var estimatedBytes: Int?
-    /// With `variants`: every output of the item.
+    /// With `variants`, or with several outputs (a movie and its poster): every output of the item.
     public internal(set) var variants: [Variant]?
     /// With `variants` and a placeholder: the item's ThumbHash, base64.
     public internal(set) var placeholder: String?
