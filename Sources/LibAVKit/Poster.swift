@@ -76,19 +76,24 @@ extension LibAV {
     }
 
     /// For a PQ or HLG frame, the chain photo-library servers use (Immich's): linear light at 100
-    /// nits, BT.709 primaries, Hable's curve without desaturation; then sRGB's transfer, full
-    /// range, as a still image wants. Nothing for SDR: `format=rgb24` converts by the frame's
-    /// own matrix and range. The first `zscale` is told the frame's own transfer, primaries,
-    /// matrix and range: FFmpeg 7.1's graphs do not carry them from a `buffer` source told none
-    /// (5.1's `buffer` takes no such options), and zimg then finds "no path between colorspaces".
-    static func toneMapping(_ frame: LibAVDecoding.Frame) -> [String] {
+    /// nits, BT.709 primaries, Hable's curve without desaturation; then `output`'s transfer,
+    /// matrix and range (a still's sRGB, full range; a video's BT.709, limited). Nothing for SDR:
+    /// `format=rgb24` converts by the frame's own matrix and range. The first `zscale` is told the
+    /// frame's own transfer, primaries, matrix and range: FFmpeg 7.1's graphs do not carry them
+    /// from a `buffer` source told none (5.1's `buffer` takes no such options), and zimg then
+    /// finds "no path between colorspaces".
+    static func toneMapping(_ frame: LibAVDecoding.Frame, output: String = "t=iec61966-2-1:m=bt709:r=pc") -> [String] {
         let transfer = frame.pointee.color_trc
-        guard transfer == AVCOL_TRC_SMPTE2084 || transfer == AVCOL_TRC_ARIB_STD_B67 else { return [] }
+        guard isHDR(transfer) else { return [] }
         let given = "tin=\(transfer == AVCOL_TRC_SMPTE2084 ? "smpte2084" : "arib-std-b67")"
             + ":pin=\(frame.pointee.color_primaries == AVCOL_PRI_BT709 ? "709" : "2020")"
             + ":min=\(frame.pointee.colorspace == AVCOL_SPC_BT709 ? "709" : frame.pointee.colorspace == AVCOL_SPC_BT2020_CL ? "2020_cl" : "2020_ncl")"
             + ":rin=\(frame.pointee.color_range == AVCOL_RANGE_JPEG ? "full" : "limited")"
-        return ["zscale=t=linear:npl=100:\(given)", "format=gbrpf32le", "zscale=p=bt709", "tonemap=hable:desat=0",
-                "zscale=t=iec61966-2-1:m=bt709:r=pc"]
+        return ["zscale=t=linear:npl=100:\(given)", "format=gbrpf32le", "zscale=p=bt709", "tonemap=hable:desat=0", "zscale=\(output)"]
+    }
+
+    /// PQ (HDR10, Dolby Vision's base layers) or HLG.
+    static func isHDR(_ transfer: AVColorTransferCharacteristic) -> Bool {
+        transfer == AVCOL_TRC_SMPTE2084 || transfer == AVCOL_TRC_ARIB_STD_B67
     }
 }
