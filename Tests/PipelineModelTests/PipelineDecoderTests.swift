@@ -46,6 +46,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.output.root?.path, "/jobs/out/web")
         XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689,
                                               maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
+                                              maxVideoDurationSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames,
                                               timeoutSeconds: Defaults.timeoutSeconds))
         XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
         XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
@@ -71,6 +72,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.input.exclude.map(\.pattern), Defaults.exclude)
         XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels,
                                               maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
+                                              maxVideoDurationSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames,
                                               timeoutSeconds: Defaults.timeoutSeconds))
         XCTAssertEqual(pipeline.input.formats, Set(MediaFormat.inputs))
         XCTAssertEqual([pipeline.input.extensionMismatch == .fail, pipeline.input.followSymlinks, pipeline.input.trusted],

@@ -26,6 +26,21 @@ public enum CostEstimator {
         return frame.width * frame.height * perPixel + fixedBytes
     }
 
+    /// A rendition's peak: the decoder's frames, the filter graph's and the encoder's lookahead
+    /// (x264's and x265's 40 frames at preset medium), per pixel of the source frame.
+    static func renditionBytes(frame: PixelSize, codec: VideoCodec) -> Int {
+        let perPixel = codec == .h264 || codec == .vp9 ? 80 : 160
+        return frame.width * frame.height * perPixel + fixedBytes
+    }
+
+    /// A generous bound on a rendition's encoding time, single-threaded, for the item's timeout:
+    /// seconds of 1080p30 encoded per second of movie, times four.
+    static func encodingSeconds(frame: PixelSize, seconds: Double, fps: Double, codec: VideoCodec) -> Int {
+        let perSecond: Double = codec == .h264 ? 1.5 : codec == .hevc ? 6 : 4
+        let frames: Double = seconds * fps / 30, pixels = Double(frame.width * frame.height) / (1920 * 1080)
+        return Int((frames * pixels * perSecond * 4).rounded(.up))
+    }
+
     public struct ImageHeader: Sendable {
         public var format: MediaFormat
         public var width: Int

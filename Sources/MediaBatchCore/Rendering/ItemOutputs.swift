@@ -46,6 +46,11 @@ final class ItemOutputs {
     /// Writes `output`'s file to `path`; returns its SHA-256, from the bytes written (a copy's
     /// as edited).
     func write(_ output: PlannedOutput, to path: String) throws -> String {
+        if let rendition = output.rendition {
+            let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path)
+            note(written.removed)
+            return written.contentHash
+        }
         guard !output.isCopy(of: item.format), let picture = output.picture else {
             let copy = try OriginalCopy.write(item, editing: plan.metadataEdits, to: path)
             note(copy.removed)

@@ -117,7 +117,8 @@ struct WriteStage: PipelineStage {
             inputExt: namedAfter.pathExtension,
             captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) },
             inputHash: template.usesInputHash ? item.contentHash : nil, // a dry run hashes only for this
-            size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))
+            size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height,
+            codec: output.rendition?.rendition.codec.rawValue))
     }
 
     /// The input's own extension for a copy whose name tells its format truly (a `.3g2`, a `.MOV`
