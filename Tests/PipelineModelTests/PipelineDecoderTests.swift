@@ -157,7 +157,7 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
              #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
             (stages(#"{"stage": "resize"}"#),
-             #"stages[0].stage: expected a stage name (one of filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, poster, video, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
              #"stages[0].fast: unknown key; expected one of "animated", "raw", "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
@@ -214,7 +214,7 @@ final class PipelineDecoderTests: XCTestCase {
              #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
              "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {inputHash:N}, "
-             + "{size}, {width} or {height}"),
+             + "{size}, {width}, {height} or {codec}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),
