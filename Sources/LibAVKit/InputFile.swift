@@ -37,6 +37,11 @@ final class InputFile {
         pointer.pointee.duration > 0 ? Double(pointer.pointee.duration) / Double(AV_TIME_BASE) : nil
     }
 
+    /// The container's tags, as libavformat names them (`creation_time`, `com.apple.quicktime.make`, `location`).
+    var tags: [(String, String)] {
+        (try? LibAVEncoding.shared.get()).map { $0.entries(of: pointer.pointee.metadata) } ?? []
+    }
+
     /// Reads the next packet of any stream into `packet`; false at the end (or on a read error,
     /// which ends the stream as the ffmpeg CLI ends it).
     func read(into packet: LibAVDecoding.Packet?) -> Bool {

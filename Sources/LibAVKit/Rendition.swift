@@ -2,6 +2,11 @@ import CLibAV
 import Foundation
 
 extension LibAV {
+    /// A movie's container tags, as libavformat names them.
+    public static func tags(of path: String) throws(LibAVError) -> [(String, String)] {
+        try InputFile(path: path).tags
+    }
+
     /// Writes a web rendition of the movie at `path` to `output`: its first video stream upright
     /// (display matrix applied, none left), cropped to its clean aperture where this FFmpeg
     /// exports one, fitted to `maxPixelSize`, at most `maxFps`, HDR kept or tone-mapped, encoded
@@ -23,7 +28,7 @@ extension LibAV {
         let audio = try file.firstStream(AVMEDIA_TYPE_AUDIO).flatMap { stream throws(LibAVError) in
             try AudioPlan(stream.stream, settings, muxer).stream(stream, av, muxer)
         }
-        try muxer.start(tags: av.entries(of: file.pointer.pointee.metadata).filter { keepTag($0.0) })
+        try muxer.start(tags: file.tags.filter { keepTag($0.0) })
         let total = file.durationSeconds.map { Int(($0 * plan.framesPerSecond).rounded()) }
         try copyPackets(file, to: [videoStream] + (audio.map { [$0.stream] } ?? []), av) { (done: Int) in progress?(done, total) }
         try muxer.finish()

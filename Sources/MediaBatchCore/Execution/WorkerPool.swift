@@ -33,6 +33,7 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     /// A movie's renditions get the time their encoding may take besides `limits.timeout`.
     func pixels(_ job: ItemJob) -> PixelOutcome {
         let timeout = timeoutSeconds + (job.plan?.encodingSeconds ?? 0)
+        defer { ItemProgress.shared.finish(job.input.relativePath) }
         switch exchange(.pixels(job), among: \.idle, timeout: timeout) {
         case .success(let reply):
             guard let outcome = reply.outcome else { return PixelOutcome(error: protocolError(job)) }
@@ -81,7 +82,11 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
         do {
             let process = try worker ?? WorkerProcess(executable: executable, setup: setup, temporaryFolder: temporaryFolder)
             worker = process
-            let reply = try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeout)
+            let reply = try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeout) { line in
+                guard let progress = try? JSONDecoder().decode(WorkerMessage.Reply.self, from: line).progress else { return false }
+                ItemProgress.shared.report(progress)
+                return true
+            }
             return .success(try JSONDecoder().decode(WorkerMessage.Reply.self, from: reply))
         } catch let fault as WorkerFault {
             worker = nil

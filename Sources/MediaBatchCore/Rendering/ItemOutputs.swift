@@ -13,6 +13,7 @@ final class ItemOutputs {
     private let plan: ItemPlan
     private let renderer: PictureRenderer
     private let gainMaps: GainMapRenderer
+    private let renditionCache: RenditionCache
     /// The item's metadata, every copy merged, with the planned edits applied: for encoded outputs.
     private lazy var metadata: ImageMetadata? = item.metadata.map { metadata in
         var metadata = metadata
@@ -32,9 +33,10 @@ final class ItemOutputs {
     private(set) var gainMapsLeftOut: Set<String> = []
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
-    init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput]) {
+    init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput], renditionCache: RenditionCache) {
         self.item = item
         self.plan = plan
+        self.renditionCache = renditionCache
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
         renderer = PictureRenderer(path: item.input.path, pictures: encoded)
         gainMaps = GainMapRenderer(item)
@@ -47,7 +49,7 @@ final class ItemOutputs {
     /// as edited).
     func write(_ output: PlannedOutput, to path: String) throws -> String {
         if let rendition = output.rendition {
-            let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path)
+            let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path, cache: renditionCache)
             note(written.removed)
             return written.contentHash
         }

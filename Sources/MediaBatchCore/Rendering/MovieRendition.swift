@@ -10,24 +10,28 @@ enum MovieRendition {
         /// What the source had that the rendition does not carry, for the report.
         let removed: [String]
         let contentHash: String
-        let facts: RenditionFacts
     }
 
-    static func write(_ item: ItemContext, _ rendition: VideoRendition, editing edits: [Stage.StripMetadata], to path: String) throws -> Written {
-        var dropped: [String] = []
-        let facts: RenditionFacts
-        do {
-            facts = try LibAV.rendition(of: item.input.path, to: path, settings(rendition)) { key in
-                let kept = RenditionTags.keeps(key, editing: edits)
-                if !kept, RenditionTags.isLocation(key) { dropped.append(key) }
-                return kept
-            }
-        } catch {
-            throw StageFailure(error.code == .encodeFailed ? .encodeFailed : .decodeFailed,
-                               "cannot make the \(rendition.rendition.codec.rawValue) rendition: \(error)")
-        }
+    /// A rendition a killed run finished is taken from `cache` as it is; a new one is kept there
+    /// until the movie's other outputs are made.
+    static func write(_ item: ItemContext, _ rendition: VideoRendition, editing edits: [Stage.StripMetadata], to path: String,
+                      cache: RenditionCache) throws -> Written {
+        let dropped = ((try? LibAV.tags(of: item.input.path)) ?? []).map(\.0).filter(RenditionTags.isLocation)
         let removed = dropped.isEmpty ? [] : ["QuickTime location (\(dropped.joined(separator: ", ")))"]
-        return Written(removed: removed, contentHash: try ContentHash.ofFile(atPath: path), facts: facts)
+        if !cache.take(item, rendition, to: path) {
+            do {
+                let codec = rendition.rendition.codec.rawValue, input = item.input.relativePath
+                _ = try LibAV.rendition(of: item.input.path, to: path, settings(rendition), keepTag: { RenditionTags.keeps($0, editing: edits) },
+                                        progress: { done, total in
+                                            ItemProgress.shared.report(.init(item: input, work: codec, done: done, total: total))
+                                        })
+            } catch {
+                throw StageFailure(error.code == .encodeFailed ? .encodeFailed : .decodeFailed,
+                                   "cannot make the \(rendition.rendition.codec.rawValue) rendition: \(error)")
+            }
+            cache.keep(item, rendition, finished: path)
+        }
+        return Written(removed: removed, contentHash: try ContentHash.ofFile(atPath: path))
     }
 
     private static func settings(_ planned: VideoRendition) -> RenditionSettings {

@@ -33,7 +33,9 @@ struct WriteStage: PipelineStage {
         var planned = plan.outputs.filter { $0.path != nil }
         let fresh = planned.indices.filter { !planned[$0].reused }
         for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try refuseOverwritingInput(planned[index].path!, item) }
-        let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] })
+        let cache = RenditionCache(folder: environment.renditionFolder)
+        defer { cache.forget(item, planned.compactMap(\.rendition)) }
+        let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] }, renditionCache: cache)
         var hashes: [Int: String] = [:]
         let files = fresh.map { index in
             AtomicFile.File(relativePath: planned[index].path!) { temporary in
