@@ -600,16 +600,17 @@ posters() {
     }' "$work/posters.txt"
 }
 
-# H.264 web renditions (1280 px, CRF 23, preset medium, High, AAC 128 kb/s, +faststart, HDR tone-mapped as
-# Immich does): mediabatch against the ffmpeg CLI with the same settings run per file by xargs -P (each
-# ffmpeg with its own default threads); the outputs' total size beside each, which should agree within 5%.
+# H.264 web renditions (at most 1280 px, never upscaled, CRF 23, preset medium, High, AAC 128 kb/s, +faststart,
+# HDR tone-mapped as Immich does, every stream re-encoded): mediabatch against the ffmpeg CLI with the same
+# settings run per file by xargs -P (each ffmpeg with its own default threads); the outputs' total size beside
+# each, which should agree within 5%.
 renditions() {
   local dir=$work/inputs/renditions10 n
   n=$(count_inputs "$dir")
   echo
   echo "== renditions: $n movies (the samples' and 1080p clips: H.264, HEVC turned a quarter, HLG) → H.264 1280 px CRF 23, $cpus CPUs"
   local tonemap="zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv"
-  local size="scale=w=1280:h=1280:force_original_aspect_ratio=decrease:force_divisible_by=2"
+  local size="scale=w=min(1280\\,iw):h=min(1280\\,ih):force_original_aspect_ratio=decrease:force_divisible_by=2"
   {
     timed mediabatch "$mediabatch" run bench/renditions.json --input "$dir" --output "$work/out" --quiet
     echo "bytes $(find "$work/out" -name '*.mp4' -printf '%s\n' | awk '{ s += $1 } END { print s }')"

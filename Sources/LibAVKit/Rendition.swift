@@ -7,6 +7,14 @@ extension LibAV {
         try InputFile(path: path).tags
     }
 
+    /// The RFC 6381 `codecs` parameter of the movie's first video stream (`avc1.64001F`), from
+    /// its sample description; nil for a codec without one here.
+    public static func codecsParameter(of path: String) -> String? {
+        guard let file = try? InputFile(path: path), let video = file.firstStream(AVMEDIA_TYPE_VIDEO),
+              let parameters = video.stream.pointee.codecpar?.pointee else { return nil }
+        return CodecsParameter.of(parameters)
+    }
+
     /// Writes a web rendition of the movie at `path` to `output`: its first video stream upright
     /// (display matrix applied, none left), cropped to its clean aperture where this FFmpeg
     /// exports one, fitted to `maxPixelSize`, at most `maxFps`, HDR kept or tone-mapped, encoded

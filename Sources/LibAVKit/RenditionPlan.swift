@@ -151,7 +151,7 @@ struct AudioPlan {
             codec.pointee.sample_fmt = format
             codec.pointee.sample_rate = rate
             av.defaultLayout(&codec.pointee.ch_layout, channels)
-            codec.pointee.bit_rate = Int64(channels) * (encoding == .opus ? 48000 : 64000)
+            codec.pointee.bit_rate = encoding == .opus ? 96000 : 128000
             codec.pointee.time_base = AVRational(num: 1, den: rate)
         }
         let timeBase = source.stream.pointee.time_base

@@ -190,4 +190,24 @@ final class RenditionTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("cut off"), "\(error)")
         }
     }
+
+    /// The RFC 6381 `codecs` parameter agrees with the profile and level ffprobe reads from the
+    /// same file (H.264 `avc1.PPCCLL`, HEVC `hvc1.P.C.Lnn.B`, AV1 `av01.P.LLT.DD`).
+    func testCodecsParametersNameTheProfileAndLevelWritten() throws {
+        let source = Fixtures.sample("livephoto/train.mov")
+        for (codec, crf) in [(RenditionSettings.Codec.h264, 23), (.hevc, 28), (.av1, 35)] {
+            let (output, _) = try render(source, Self.settings(codec, crf: crf, maxPixelSize: 640))
+            let codecs = try XCTUnwrap(LibAV.codecsParameter(of: output), "\(codec)")
+            let stream = try video(output)
+            let level = try XCTUnwrap(stream["level"] as? Int)
+            switch codec {
+            case .h264: XCTAssertEqual(codecs, String(format: "avc1.64%02X%02X", 0, level), "High profile, level \(level)")
+            case .hevc: XCTAssertTrue(codecs.hasPrefix("hvc1.1.6.L\(level)."), "\(codecs): Main profile, level \(level)")
+            default: XCTAssertEqual(codecs, String(format: "av01.0.%02dM.08", level), "Main profile, level \(level)")
+            }
+        }
+        let hdr = try Movies.hdrClip("pq-codecs.mp4", transfer: "smpte2084")
+        let (main10, _) = try render(hdr, Self.settings(.hevc, crf: 28, keepHDR: true))
+        XCTAssertTrue(try XCTUnwrap(LibAV.codecsParameter(of: main10)).hasPrefix("hvc1.2.4.L"), "Main 10")
+    }
 }

@@ -104,6 +104,35 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual([tags[1]["src"], tags[1]["type"]], [movie.path, "video/quicktime"])
     }
 
+    /// Renditions in two codecs: AV1 first, H.264 (which every browser plays) last, each `type`
+    /// naming its codecs as RFC 6381 does, so that a browser skips what it cannot play.
+    func testRenditionsAreSourcesWithTheirCodecsAV1First() throws {
+        let input = Fixtures.temporaryFolder("html-renditions-in"), output = Fixtures.temporaryFolder("html-renditions-out")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("video/iphone6_with-gps.mov"), toPath: input.appendingPathComponent("clip.mov").path)
+        let pipeline = Fixtures.temporaryFolder("html-renditions-pipeline").appendingPathComponent("p.json")
+        try Data(#"""
+            {"version": 1, "stages": [{"stage": "decode"}, {"stage": "poster"},
+              {"stage": "video", "codec": ["h264", "av1"], "maxPixelSize": 320}, {"stage": "write", "path": "{stem}.{codec}.{ext}"}]}
+            """#.utf8).write(to: pipeline)
+        let manifestURL = output.appendingPathComponent("manifest.json")
+        let ran = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
+                                                            "--quiet", "--manifest", manifestURL.path])
+        XCTAssertEqual(ran.exitCode, 0, ran.stderr)
+        let variants = try XCTUnwrap(try ManifestDocument.read(manifestURL).items.first?.variants)
+        XCTAssertEqual(variants.filter { $0.role == .video }.map(\.codec), ["av1", "h264"])
+        let printed = try runProcess(Fixtures.executable.path, ["html", manifestURL.path])
+        let markup = Fixtures.temporaryFolder("html-renditions-markup").appendingPathComponent("video.html")
+        try Data(printed.stdout.utf8).write(to: markup)
+        let tags = try JSONDecoder().decode([Tag].self, from: Data(try runProcess("python3", ["-c", Self.parser, markup.path]).stdout.utf8))
+        XCTAssertEqual(tags.map(\.tag), ["video", "source", "source"], printed.stdout)
+        XCTAssertEqual(tags.dropFirst().map { $0["src"] }, ["clip.av1.mp4", "clip.h264.mp4"])
+        for (tag, codec) in zip(tags.dropFirst(), ["av1", "h264"]) {
+            let level = try XCTUnwrap(try Movies.probe(output.appendingPathComponent("clip.\(codec).mp4").path).streams.first?["level"] as? Int)
+            let expected = codec == "av1" ? String(format: "av01.0.%02dM.08", level) : String(format: "avc1.6400%02X", level)
+            XCTAssertEqual(tag["type"], "video/mp4; codecs=\"\(expected)\"", "as ffprobe reads \(codec)'s level")
+        }
+    }
+
     func testAFileThatIsNotAManifestExits2() throws {
         let file = Fixtures.temporaryFolder("html-bad").appendingPathComponent("m.json")
         try Data(#"{"items": 3}"#.utf8).write(to: file)

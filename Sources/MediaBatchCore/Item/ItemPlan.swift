@@ -134,6 +134,8 @@ struct MovieFacts: Codable, Equatable, Sendable {
     let seconds: Double?
     /// libavcodec's name: "h264", "hevc"…
     let codec: String?
+    /// A rendition's RFC 6381 `codecs` parameter (`avc1.64001F`), set by `write` once it is made.
+    var codecs: String?
 }
 
 /// What an output is to a video item, in reports and the manifest (a site build's `<video poster=…>`).

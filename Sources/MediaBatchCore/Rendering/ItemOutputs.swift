@@ -31,6 +31,8 @@ final class ItemOutputs {
     private(set) var removedMetadata: [String] = []
     /// The outputs, by path, whose picture's gain map was to go in and could not be read.
     private(set) var gainMapsLeftOut: Set<String> = []
+    /// Each rendition's RFC 6381 `codecs`, by path.
+    private(set) var renditionCodecs: [String: String] = [:]
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
     init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput], renditionCache: RenditionCache) {
@@ -51,6 +53,7 @@ final class ItemOutputs {
         if let rendition = output.rendition {
             let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path, cache: renditionCache)
             note(written.removed)
+            renditionCodecs[output.path ?? ""] = written.codecs
             return written.contentHash
         }
         guard !output.isCopy(of: item.format), let picture = output.picture else {

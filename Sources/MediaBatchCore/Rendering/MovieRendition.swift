@@ -10,6 +10,8 @@ enum MovieRendition {
         /// What the source had that the rendition does not carry, for the report.
         let removed: [String]
         let contentHash: String
+        /// RFC 6381's name of its video, for `<source type=…>`.
+        let codecs: String?
     }
 
     /// A rendition a killed run finished is taken from `cache` as it is; a new one is kept there
@@ -31,7 +33,7 @@ enum MovieRendition {
             }
             cache.keep(item, rendition, finished: path)
         }
-        return Written(removed: removed, contentHash: try ContentHash.ofFile(atPath: path))
+        return Written(removed: removed, contentHash: try ContentHash.ofFile(atPath: path), codecs: LibAV.codecsParameter(of: path))
     }
 
     private static func settings(_ planned: VideoRendition) -> RenditionSettings {

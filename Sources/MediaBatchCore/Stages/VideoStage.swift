@@ -24,16 +24,19 @@ struct VideoStage: PipelineStage {
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         guard let frame = item.videoFrame, let own = plan.outputs.firstIndex(where: { $0.role == .video }) else { return }
-        let seconds = item.movieFacts?.seconds
+        let seconds = item.movieFacts?.seconds, written = Self.fitted(frame, options.maxPixelSize)
         let renditions = options.renditions.map { rendition in
             var output = PlannedOutput(format: rendition.codec.container, quality: rendition.quality, effort: nil)
             output.rendition = VideoRendition(rendition: rendition, maxPixelSize: options.maxPixelSize, maxFps: options.maxFps,
                                               reencode: options.reencode)
-            output.movie = MovieFacts(size: Self.fitted(frame, options.maxPixelSize), seconds: seconds, codec: rendition.codec.rawValue)
+            output.movie = MovieFacts(size: written, seconds: seconds, codec: rendition.codec.rawValue)
             return output
         }
         plan.outputs.replaceSubrange(own...own, with: renditions)
-        plan.estimatedBytes = max(plan.estimatedBytes, options.renditions.map { CostEstimator.renditionBytes(frame: frame, codec: $0.codec) }.max() ?? 0)
+        // One rendition at a time: the item costs its dearest.
+        plan.estimatedBytes = max(plan.estimatedBytes, options.renditions.map {
+            CostEstimator.renditionBytes(source: frame, output: written, codec: $0.codec)
+        }.max() ?? 0)
         plan.encodingSeconds = options.renditions.map {
             CostEstimator.encodingSeconds(frame: frame, seconds: seconds ?? 0, fps: min(item.videoFramesPerSecond ?? 30, Double(options.maxFps)), codec: $0.codec)
         }.reduce(0, +)

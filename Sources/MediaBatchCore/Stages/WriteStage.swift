@@ -52,7 +52,9 @@ struct WriteStage: PipelineStage {
             placeholder = try outputs.placeholder()
         }
         for (index, file) in zip(fresh, staged) {
-            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(planned[index].path!)
+            let path = planned[index].path!
+            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(path)
+            planned[index].movie?.codecs = outputs.renditionCodecs[path]
             planned[index].path = file.relativePath
         }
         outcome.outputs = planned.indices.map { index in
