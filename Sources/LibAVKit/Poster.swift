@@ -32,11 +32,23 @@ extension LibAV {
         let movie = try MovieDecoder(path: path)
         let seconds: Double
         switch time {
-        case .auto: seconds = try PosterSearch(movie).bestSeconds()
+        case .auto:
+            let best = try PosterSearch(movie).best()
+            if let held = best.frame { return try picture(of: held.frame, at: best.seconds, movie, fitting: fitting) }
+            seconds = best.seconds
         case .seconds(let value): seconds = value
         case .fraction(let fraction): seconds = (movie.durationSeconds ?? 0) * fraction
         }
         return try frame(of: movie, at: seconds, fitting: fitting)
+    }
+
+    /// `frame` through the poster's filters.
+    private static func picture(of frame: LibAVDecoding.Frame, at seconds: Double, _ movie: MovieDecoder,
+                                fitting: Int?) throws(LibAVError) -> PosterFrame {
+        let (filters, toneMapped) = posterFilters(movie, frame, fitting: fitting)
+        let graph = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
+        let picture = try graph.picture(of: frame, channels: 3)
+        return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: seconds, toneMapped: toneMapped)
     }
 
     /// The first frame at or after `seconds` (within half a frame), else the movie's last.
@@ -49,10 +61,7 @@ extension LibAV {
             let time = movie.seconds(of: frame)
             last = time
             guard time >= seconds - slack else { continue }
-            let (filters, toneMapped) = posterFilters(movie, frame, fitting: fitting)
-            let graph = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
-            let picture = try graph.picture(of: frame, channels: 3)
-            return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: time, toneMapped: toneMapped)
+            return try picture(of: frame, at: time, movie, fitting: fitting)
         }
         guard let last, last < seconds - slack else {
             throw LibAVError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
