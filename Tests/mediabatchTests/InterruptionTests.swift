@@ -71,18 +71,10 @@ final class InterruptionTests: XCTestCase {
         let pipeline = Fixtures.temporaryFolder("long-item-pipeline").appendingPathComponent("p.json")
         try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
         let report = Fixtures.temporaryFolder("long-item-report").appendingPathComponent("report.json")
-        let arguments = ["run", pipeline.path, "--input", input.path, "--output", output.path, "--jobs", "1", "--report", report.path, "--quiet"]
-        let process = Process()
-        process.executableURL = Fixtures.executable
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (arguments, process) = try startOneAtATime(pipeline, input, output, report: report)
         // The long item's output is being written once its temporary file is there.
         let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.hasSuffix("a_long.png") }) {
-            usleep(10_000)
-        }
+        waitForTemporaryFile("a_long.png", under: output)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 143)
@@ -126,6 +118,11 @@ final class InterruptionTests: XCTestCase {
             {"version": 1, "stages": [{"stage": "decode"}, {"stage": "video", "codec": ["av1", "h264"], "reencode": "always"},
              {"stage": "write", "path": "{stem}.{codec}.{ext}"}]}
             """#.utf8).write(to: pipeline)
+        return try startOneAtATime(pipeline, input, output, report: report)
+    }
+
+    /// A run of `pipeline`, one item at a time, in the background; its arguments, for a rerun.
+    func startOneAtATime(_ pipeline: URL, _ input: URL, _ output: URL, report: URL) throws -> (arguments: [String], process: Process) {
         let arguments = ["run", pipeline.path, "--input", input.path, "--output", output.path, "--jobs", "1", "--report", report.path, "--quiet"]
         let process = Process()
         process.executableURL = Fixtures.executable
@@ -135,8 +132,8 @@ final class InterruptionTests: XCTestCase {
         return (arguments, process)
     }
 
-    /// Waits until a rendition of `name` is being written (its temporary file is there).
-    func waitForRendition(_ name: String, under output: URL) {
+    /// Waits until an output whose name holds `name` is being written (its temporary file is there).
+    func waitForTemporaryFile(_ name: String, under output: URL) {
         let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.contains(name) }) {
@@ -162,7 +159,7 @@ final class InterruptionTests: XCTestCase {
         let input = Fixtures.temporaryFolder("kill-renditions-in"), output = Fixtures.temporaryFolder("kill-renditions-out")
         let report = Fixtures.temporaryFolder("kill-renditions-report").appendingPathComponent("report.json")
         let (arguments, process) = try renditionRun(input, output, report: report)
-        waitForRendition("clip1.h264", under: output)
+        waitForTemporaryFile("clip1.h264", under: output)
         let killedAt = Date()
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -188,7 +185,7 @@ final class InterruptionTests: XCTestCase {
         let input = Fixtures.temporaryFolder("term-renditions-in"), output = Fixtures.temporaryFolder("term-renditions-out")
         let report = Fixtures.temporaryFolder("term-renditions-report").appendingPathComponent("report.json")
         let (arguments, process) = try renditionRun(input, output, report: report)
-        waitForRendition("clip0.av1", under: output)
+        waitForTemporaryFile("clip0.av1", under: output)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 143)
