@@ -28,15 +28,15 @@ final class HostileMovieTests: XCTestCase {
         return names
     }
 
-    func testDamagedMoviesFailOneByOneAndTheRunEnds() throws {
+    /// 24 damaged movies and an intact one through `stages` in workers: every movie reported, the
+    /// intact one ok, each ok item passed to `check`, each failed one with a known code and a
+    /// message and nothing of it published; no temporary file left.
+    func runDamaged(_ stages: String, failures: [ItemError.Code], check: (ItemResult, URL) throws -> Void) throws {
         let input = Fixtures.temporaryFolder("hostile-movies"), output = Fixtures.temporaryFolder("hostile-movies-out")
         let names = try damagedMovies(24, into: input)
         try FileManager.default.copyItem(atPath: Fixtures.sample("video/with-gps_xyz.mp4"), toPath: input.appendingPathComponent("intact.mp4").path)
         let pipeline = Fixtures.temporaryFolder("hostile-movies-pipeline").appendingPathComponent("p.json")
-        try Data(#"""
-            {"version": 1, "limits": {"timeout": "60s"}, "stages": [{"stage": "decode"}, {"stage": "poster"},
-              {"stage": "downsample", "maxPixelSize": 320}, {"stage": "stripLocation"}, {"stage": "write"}]}
-            """#.utf8).write(to: pipeline)
+        try Data(#"{"version": 1, "limits": {"timeout": "60s"}, "stages": [\#(stages)]}"#.utf8).write(to: pipeline)
         let reportFile = output.appendingPathComponent("../\(output.lastPathComponent).json").standardizedFileURL
         let result = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
                                                                "--report", reportFile.path, "--quiet"])
@@ -47,21 +47,37 @@ final class HostileMovieTests: XCTestCase {
         for item in report.items {
             switch item.status {
             case .ok:
-                let poster = try XCTUnwrap(item.variants?.first { $0.role == .poster }, item.input)
-                let image = try VImage.decode(output.appendingPathComponent(poster.path).path)
-                XCTAssertEqual(max(image.width, image.height), max(poster.width, poster.height), item.input)
+                try check(item, output)
             case .failed:
                 let error = try XCTUnwrap(item.error, item.input)
-                XCTAssertTrue([.decodeFailed, .workerCrashed, .unsupportedMetadata].contains(error.code), "\(item.input): \(error)")
+                XCTAssertTrue(failures.contains(error.code), "\(item.input): \(error)")
                 XCTAssertFalse(error.message.isEmpty, item.input)
                 let stem = (item.input as NSString).deletingPathExtension
-                XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(stem).poster.jpg").path),
-                               "\(item.input): nothing of a failed item is published")
+                let published = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(stem + ".") }
+                XCTAssertEqual(published, [], "\(item.input): nothing of a failed item is published")
             default: XCTFail("\(item.input): \(item.status)")
             }
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp").path)
         XCTAssertEqual(leftovers.filter { !$0.hasPrefix(".") }.flatMap { (try? FileManager.default.contentsOfDirectory(
             atPath: output.appendingPathComponent(".mediabatch/tmp/\($0)").path)) ?? [] }, [], "no temporary file left")
+    }
+
+    func testDamagedMoviesFailOneByOneAndTheRunEnds() throws {
+        try runDamaged(#"{"stage": "decode"}, {"stage": "poster"}, {"stage": "downsample", "maxPixelSize": 320}, {"stage": "stripLocation"}, {"stage": "write"}"#,
+                       failures: [.decodeFailed, .workerCrashed, .unsupportedMetadata]) { item, output in
+            let poster = try XCTUnwrap(item.variants?.first { $0.role == .poster }, item.input)
+            let image = try VImage.decode(output.appendingPathComponent(poster.path).path)
+            XCTAssertEqual(max(image.width, image.height), max(poster.width, poster.height), item.input)
+        }
+    }
+
+    /// The same movies made into H.264 renditions: each one made decodes to its end.
+    func testDamagedMoviesRenderOrFailOneByOne() throws {
+        try runDamaged(#"{"stage": "decode"}, {"stage": "video", "maxPixelSize": 160, "reencode": "always"}, {"stage": "write"}"#,
+                       failures: [.decodeFailed, .encodeFailed, .workerCrashed]) { item, output in
+            let path = try XCTUnwrap(item.output, item.input)
+            XCTAssertEqual(try Movies.decodingErrors(output.appendingPathComponent(path).path), "", item.input)
+        }
     }
 }
