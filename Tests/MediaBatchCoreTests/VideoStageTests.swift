@@ -77,6 +77,9 @@ final class VideoStageTests: XCTestCase, RunsPipelines {
         let few = try Self.run(try pipeline(stages(codec: "\"h264\""), limits: #"{"maxVideoFrames": 100}"#), input: input, output: output)
         XCTAssertEqual(result(few, "iphone6_with-gps.mov")?.error?.code, .tooManyFrames, "120 frames")
         XCTAssertEqual(result(few, "sample.3gp")?.status, .ok, "74 frames")
+        let small = try Self.run(try pipeline(stages(codec: "\"h264\""), limits: #"{"maxPixels": 30000}"#), input: input, output: output)
+        XCTAssertEqual(result(small, "iphone6_with-gps.mov")?.error?.code, .tooManyPixels, "568×320")
+        XCTAssertNil(result(small, "sample.3gp")?.error, "176×144")
         let sound = try Movies.clip("sound.mp4", "sine=duration=1", ["-c:a", "aac"])
         let whole = try Movies.clip("whole.mp4", "testsrc2=size=320x180:rate=30:duration=6",
                                     ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])

@@ -11,7 +11,7 @@ enum StageFactory {
                 return DecodeStage(options: options, maxPixels: limits.maxPixels, maxFrames: limits.maxFrames,
                                    maxVideoSeconds: limits.maxVideoDurationSeconds, maxVideoFrames: limits.maxVideoFrames)
             case .poster(let options): return PosterStage(options: options, maxPixels: environment.limits.maxPixels)
-            case .video(let options): return VideoStage(options: options)
+            case .video(let options): return VideoStage(options: options, maxPixels: environment.limits.maxPixels)
             case .downsample(let options): return DownsampleStage(options: options)
             case .transcode(let options): return TranscodeStage(options: options)
             case .variants(let options): return VariantsStage(options: options)

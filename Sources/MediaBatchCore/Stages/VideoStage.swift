@@ -7,6 +7,7 @@ import PipelineModel
 /// Its poster, if any, stays. Images pass through.
 struct VideoStage: PipelineStage {
     let options: Stage.Video
+    let maxPixels: Int
     var name: Stage.Name { .video }
 
     /// Which outputs a movie has, not how its poster is made: changing a rendition redoes the
@@ -16,10 +17,16 @@ struct VideoStage: PipelineStage {
         fingerprint.outputs.append(Stage.video(options).fingerprint)
     }
 
-    /// A movie without a video stream (sound only) has nothing to render.
+    /// A movie without a video stream (sound only) has nothing to render; one whose frames are
+    /// over `maxPixels` fails before a frame is decoded, as an image would.
     func check(_ item: ItemContext) throws {
-        guard item.format.isVideo, item.videoFrame == nil else { return }
-        throw StageFailure(.decodeFailed, "no video stream to render (streams: \(item.movieStreams.joined(separator: ", ")))")
+        guard item.format.isVideo else { return }
+        guard let frame = item.videoFrame else {
+            throw StageFailure(.decodeFailed, "no video stream to render (streams: \(item.movieStreams.joined(separator: ", ")))")
+        }
+        guard frame.width * frame.height <= maxPixels else {
+            throw StageFailure(.tooManyPixels, "frames of \(frame.width)×\(frame.height) are \(frame.width * frame.height) pixels, over limits.maxPixels (\(maxPixels))")
+        }
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
