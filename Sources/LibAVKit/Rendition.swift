@@ -20,9 +20,9 @@ extension LibAV {
     /// exports one, fitted to `maxPixelSize`, at most `maxFps`, HDR kept or tone-mapped, encoded
     /// by the codec's encoder — or its packets copied where it already fits —; its first audio
     /// stream as `audio` says; the container's tags that `keepTag` keeps. Fails with `.noPicture`
-    /// for a file without a video stream or a frame that decodes, and for a movie that ends well
-    /// before the length its header states (truncated). `progress` is told frames done and the
-    /// total expected, every 30 frames.
+    /// for a file without a video stream or a frame that decodes, `.failed` for a movie that ends
+    /// well before the length its header states (cut off), `.encodeFailed` where an encoder or the
+    /// muxer does. `progress` is told frames done and the total expected, every 30 frames.
     public static func rendition(of path: String, to output: String, _ settings: RenditionSettings, keepTag: (String) -> Bool,
                                  progress: ((Int, Int?) -> Void)? = nil) throws(LibAVError) -> RenditionFacts {
         let av = try LibAVEncoding.shared.get()
@@ -40,8 +40,8 @@ extension LibAV {
         let total = file.durationSeconds.map { Int(($0 * plan.framesPerSecond).rounded()) }
         try copyPackets(file, to: [videoStream] + (audio.map { [$0.stream] } ?? []), av) { (done: Int) in progress?(done, total) }
         try muxer.finish()
-        let frames = (videoStream as? TranscodedStream)?.encoder.frames ?? (videoStream as? CopiedStream)?.packets ?? 0
-        try refuseTruncated(videoStream, frames: frames, plan, file)
+        let frames = videoStream.frames
+        try refuseTruncated(frames: frames, plan, file)
         return RenditionFacts(width: plan.size.width, height: plan.size.height, seconds: file.durationSeconds, videoCopied: plan.fits,
                               audioCodec: audio?.codec, audioCopied: audio?.copied ?? false, frames: frames)
     }
@@ -67,7 +67,7 @@ extension LibAV {
 
     /// A movie whose frames stop well short of its stated length (a third of it and over a
     /// second missing) is cut off: its rendition would pretend to be the whole movie.
-    private static func refuseTruncated(_ stream: RenditionStream, frames: Int, _ plan: VideoPlan, _ file: InputFile) throws(LibAVError) {
+    private static func refuseTruncated(frames: Int, _ plan: VideoPlan, _ file: InputFile) throws(LibAVError) {
         guard frames > 0 else { throw LibAVError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes") }
         guard let stated = file.durationSeconds else { return }
         let shown = Double(frames) / plan.framesPerSecond

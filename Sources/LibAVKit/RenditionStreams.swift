@@ -5,6 +5,8 @@ import Foundation
 protocol RenditionStream: AnyObject {
     /// The source stream's index in its file.
     var source: Int32 { get }
+    /// Frames (or packets) written so far.
+    var frames: Int { get }
     func take(_ packet: LibAVDecoding.Packet) throws(LibAVError)
     /// The end of the source: everything held is written.
     func finish() throws(LibAVError)
@@ -15,7 +17,7 @@ final class CopiedStream: RenditionStream {
     let source: Int32
     private let muxer: MovieMuxer
     private let index: Int
-    private(set) var packets = 0
+    private(set) var frames = 0
 
     init(_ source: (index: Int32, stream: UnsafeMutablePointer<AVStream>), into muxer: MovieMuxer) throws(LibAVError) {
         self.source = source.index
@@ -24,7 +26,7 @@ final class CopiedStream: RenditionStream {
     }
 
     func take(_ packet: LibAVDecoding.Packet) throws(LibAVError) {
-        packets += 1
+        frames += 1
         try muxer.write(packet, stream: index)
     }
 
@@ -46,8 +48,7 @@ final class TranscodedStream: RenditionStream {
     /// A video frame's length in the encoder's time base, for packets the encoder leaves without
     /// one (the muxer would give the last frame none, and the movie would end a frame early).
     private let frameDuration: Int64
-    /// The time of the last frame written, in the encoder's time base.
-    private(set) var lastTimestamp: Int64?
+    var frames: Int { encoder.frames }
 
     init(_ source: (index: Int32, stream: UnsafeMutablePointer<AVStream>), encoder: StreamEncoder, tag: UInt32? = nil,
          frameDuration: Int64 = 0, into muxer: MovieMuxer, graph: @escaping GraphMaker) throws(LibAVError) {
@@ -89,7 +90,6 @@ final class TranscodedStream: RenditionStream {
         let from = encoder.av.sinkTimeBase(graph.sinkFilter)
         while let frame = try graph.pull() {
             if frame.pointee.pts != Int64.min { frame.pointee.pts = encoder.av.rescale(frame.pointee.pts, from, codec.pointee.time_base) }
-            lastTimestamp = frame.pointee.pts
             try encoder.encode(frame, write)
         }
     }

@@ -13,8 +13,8 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         try! Vips.start()
     }
 
-    static func pool(output: URL, timeoutSeconds: Int = 120) -> WorkerPool {
-        let document = #"{"version": 1, "stages": [\#(InProcessExecutorTests.webPipeline)]}"#
+    static func pool(output: URL, timeoutSeconds: Int = 120, stages: String = InProcessExecutorTests.webPipeline) -> WorkerPool {
+        let document = #"{"version": 1, "stages": [\#(stages)]}"#
         return WorkerPool(executable: Fixtures.executable, setup: WorkerMessage.Setup(
             pipelineDocument: Data(document.utf8), pipelineFolder: Fixtures.repositoryRoot.path, outputRoot: output.path,
             temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds)
@@ -48,6 +48,34 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: isolated.appendingPathComponent("web").path).count, 5)
         XCTAssertEqual(pool.contentIdentifier(path: Fixtures.sample("livephoto/train.mov"), format: .mov),
                        "E905E6C6-C747-4805-942F-9904A0281F02")
+    }
+
+    /// A movie's rendition in a worker: its progress reaches this process while it encodes (frames
+    /// done of the 120 expected, by codec), and is gone once the item is.
+    func testARenditionsProgressComesFromItsWorker() throws {
+        let output = Fixtures.temporaryFolder()
+        let stages = #"{"stage": "decode"}, {"stage": "video", "reencode": "always"}, {"stage": "write"}"#
+        let pool = Self.pool(output: output, stages: stages)
+        defer { pool.shutdown() }
+        var job = try InProcessExecutorTests.job("video/iphone6_with-gps.mov")
+        job.plan = try XCTUnwrap(pool.header(job).plan)
+        let seen = Locked<[ItemProgress.Entry]>([])
+        let watching = Locked(true)
+        let watcher = Thread {
+            while watching.value {
+                for entry in ItemProgress.shared.inFlight where !seen.value.contains(entry) { seen.mutate { $0.append(entry) } }
+                usleep(500)
+            }
+        }
+        watcher.start()
+        let outcome = pool.pixels(job)
+        watching.mutate { $0 = false }
+        XCTAssertNil(outcome.error)
+        let entries = seen.value
+        XCTAssertFalse(entries.isEmpty, "progress seen while the movie was encoded")
+        XCTAssertTrue(entries.allSatisfy { $0.item == "video/iphone6_with-gps.mov" && $0.work == "h264" && $0.total == 120 }, "\(entries)")
+        XCTAssertEqual(entries.map(\.done), entries.map(\.done).sorted(), "frames done only grow")
+        XCTAssertEqual(ItemProgress.shared.inFlight, [], "nothing in flight once the item is done")
     }
 
     func testACrashFailsOnlyItsItemAndTheNextGetsANewWorker() throws {
@@ -93,5 +121,25 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try Self.workerChildren().count, 1)
         pool.shutdown()
         XCTAssertEqual(try Self.workerChildren(), [])
+    }
+}
+
+/// A value shared between a test and a thread it starts.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func mutate(_ change: (inout Value) -> Void) {
+        lock.lock()
+        change(&stored)
+        lock.unlock()
     }
 }
