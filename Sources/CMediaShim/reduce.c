@@ -1,11 +1,10 @@
-/* mb_reduceh and mb_reducev: libvips' vips_reduceh / vips_reducev with the Lanczos-3 kernel, for
- * 8-bit images, with SIMD inner loops (reduce_kernels.c). Each is a libvips pipeline node, as
+/* mb_reduceh and mb_reducev: libvips 8.14's vips_reduceh / vips_reducev with the Lanczos-3 kernel,
+ * for 8-bit images, with SIMD inner loops (reduce_kernels.c). Each is a libvips pipeline node, as
  * libvips' own are: built the same way (output size, integer pre-shrink for a `gap`, the offset
  * that centres the samples, edge pixels copied outwards by vips_embed), computing only the
- * regions asked for. The vertical pass rounds its masks as the libvips it runs beside does (8.14's
- * ORC program, or 8.16's Highway loop: mb_reducev_bits). Images that are not 8-bit, a libvips
- * whose own pass computes other samples (mb_reduce_is_own), masks longer than ORC takes and
- * unoptimised builds (mb_reduce_level) go to libvips itself. */
+ * regions asked for. Images that are not 8-bit, a libvips whose own pass computes other samples
+ * (mb_reduce_is_own), masks longer than ORC takes and unoptimised builds (mb_reduce_level) go to
+ * libvips itself. */
 #include "mediabatch_shim.h"
 #include "reduce_kernels.h"
 
@@ -362,26 +361,11 @@ int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap) {
 
 /* ---- vertical ---- */
 
-/* One output row of the vertical pass (reduce_kernels.h). */
-typedef void (*VRow)(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
-
 typedef struct {
-    const int16_t *masks; /* MB_MASK_POSITIONS × n_point, in `bits` fixed point */
-    int n_point;
-    VRow row;
+    const int16_t *masks; /* MB_MASK_POSITIONS × n_point, 6-bit */
+    int n_point, level;
     double shrink, offset;
 } VReduce;
-
-/* The loop for a level and fixed point: libvips 8.14's ORC arithmetic (6 bits) or 8.16's (12). */
-static VRow vertical_row(int level, int bits) {
-#if defined(__x86_64__)
-    if (level >= MB_REDUCE_AVX2)
-        return bits == 6 ? mb_reducev_row_avx2 : mb_reducev12_row_avx2;
-    if (level >= MB_REDUCE_SSE41)
-        return bits == 6 ? mb_reducev_row_sse41 : mb_reducev12_row_sse41;
-#endif
-    return bits == 6 ? mb_reducev_row_scalar : mb_reducev12_row_scalar;
-}
 
 static int vreduce_gen(VipsRegion *out_region, void *seq, void *a, void *b, gboolean *stop) {
     VipsRegion *ir = seq;
@@ -405,7 +389,16 @@ static int vreduce_gen(VipsRegion *out_region, void *seq, void *a, void *b, gboo
         }
         const VipsPel *p = VIPS_REGION_ADDR(ir, r->left, py);
         const int16_t *k = v->masks + (((sy & (VIPS_TRANSFORM_SCALE * 2 - 1)) + 1) >> 1) * n;
-        v->row(p, VIPS_REGION_LSKIP(ir), k, n, VIPS_REGION_ADDR(out_region, r->left, r->top + y), ne);
+        VipsPel *q = VIPS_REGION_ADDR(out_region, r->left, r->top + y);
+        const int lskip = VIPS_REGION_LSKIP(ir);
+#if defined(__x86_64__)
+        if (v->level >= MB_REDUCE_AVX2)
+            mb_reducev_row_avx2(p, lskip, k, n, q, ne);
+        else if (v->level >= MB_REDUCE_SSE41)
+            mb_reducev_row_sse41(p, lskip, k, n, q, ne);
+        else
+#endif
+            mb_reducev_row_scalar(p, lskip, k, n, q, ne);
     }
     return 0;
 }
@@ -426,25 +419,7 @@ static gboolean sums_fit_16_bits(const int16_t *masks, int count, int n) {
     return TRUE;
 }
 
-/* Fills masks (MB_MASK_POSITIONS × n) as libvips rounds them: to 6 bits as for its ORC program, or
- * to 12 bits truncated, as its table builder makes them for its other loops. */
-static int vreduce_masks(int16_t *masks, double *mask, int n, double shrink, int bits) {
-    for (int t = 0; t < MB_MASK_POSITIONS; t++) {
-        position_mask(mask, n, shrink, t);
-        if (bits == 6)
-            fixed_point_mask(mask, masks + t * n, n, 64);
-        else
-            for (int i = 0; i < n; i++)
-                masks[t * n + i] = mask[i] * VIPS_INTERPOLATE_SCALE;
-    }
-    if (bits == 6 && !sums_fit_16_bits(masks, MB_MASK_POSITIONS * n, n)) {
-        vips_error("mb_reducev", "%s", "mask too large for 16-bit sums");
-        return -1;
-    }
-    return 0;
-}
-
-static int vreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan, int bits) {
+static int vreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
     const int n = plan->n_point;
     VipsImage *embedded;
     if (vips_embed(in, &embedded, 0, VIPS_CEIL(n / 2.0) - 1, in->Xsize, in->Ysize + n, "extend", VIPS_EXTEND_COPY, NULL))
@@ -453,12 +428,20 @@ static int vreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan, i
     VReduce *v = VIPS_NEW(node, VReduce);
     int16_t *masks = VIPS_ARRAY(node, MB_MASK_POSITIONS * n, int16_t);
     double *mask = VIPS_ARRAY(node, n, double);
-    if (!v || !masks || !mask || vreduce_masks(masks, mask, n, plan->shrink, bits)) {
+    if (!v || !masks || !mask) {
         g_object_unref(node);
         return -1;
     }
-    *v = (VReduce){.masks = masks, .n_point = n, .row = vertical_row(mb_reduce_level(), bits), .shrink = plan->shrink,
-                   .offset = plan->offset};
+    for (int t = 0; t < MB_MASK_POSITIONS; t++) {
+        position_mask(mask, n, plan->shrink, t);
+        fixed_point_mask(mask, masks + t * n, n, 64);
+    }
+    if (!sums_fit_16_bits(masks, MB_MASK_POSITIONS * n, n)) {
+        g_object_unref(node);
+        vips_error("mb_reducev", "%s", "mask too large for 16-bit sums");
+        return -1;
+    }
+    *v = (VReduce){.masks = masks, .n_point = n, .level = mb_reduce_level(), .shrink = plan->shrink, .offset = plan->offset};
     if (generate_node(node, embedded, in->Xsize, plan->out_size, n, vips_start_one, vreduce_gen, vips_stop_one, v)) {
         g_object_unref(node);
         return -1;
@@ -474,11 +457,6 @@ static int vreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan, i
     return result;
 }
 
-/* vreduce_build in the fixed point libvips' vertical pass uses here (mb_reducev_bits). */
-static int vreduce_build_own(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
-    return vreduce_build(in, out, plan, mb_reducev_bits());
-}
-
 int mb_libvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap) {
     return vips_reducev(in, out, vshrink, "kernel", VIPS_KERNEL_LANCZOS3, "gap", gap, NULL);
 }
@@ -489,17 +467,17 @@ int mb_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap) {
         return mb_libvips_reducev(in, out, vshrink, gap);
     if (plan_axis(&plan, in->Ysize, vshrink, gap, "mb_reducev"))
         return -1;
-    if (mb_reducev_bits() == 6 && plan.n_point > ORC_MAX_POINT)
+    if (plan.n_point > ORC_MAX_POINT)
         return mb_libvips_reducev(in, out, vshrink, gap);
-    return reduce_axis(in, out, &plan, vips_shrinkv, vreduce_build_own);
+    return reduce_axis(in, out, &plan, vips_shrinkv, vreduce_build);
 }
 
 /* ---- which passes are ours ---- */
 
-/* Whether libvips' own pass (vertical, in `bits` fixed point, or horizontal) gives exactly our
- * samples for a probe image: hard edges, where 6-bit and 12-bit masks part most, and levels
- * between, reduced by a factor that visits many subpixel positions. */
-static gboolean same_as_libvips(gboolean vertical, int bits) {
+/* Whether libvips' own pass (vertical or horizontal) gives exactly our samples for a probe image:
+ * hard edges, where 6-bit and 12-bit masks part most, and levels between, reduced by a factor
+ * that visits many subpixel positions. */
+static gboolean same_as_libvips(gboolean vertical) {
     enum { SIZE = 97 };
     const double shrink = 1.37;
     uint8_t pixels[SIZE * 2];
@@ -512,7 +490,7 @@ static gboolean same_as_libvips(gboolean vertical, int bits) {
     size_t our_size = 0, their_size = 0;
     AxisPlan plan;
     if (probe && !plan_axis(&plan, SIZE, shrink, 0, "mb_reduce")
-        && !(vertical ? vreduce_build(probe, &ours, &plan, bits) : hreduce_build(probe, &ours, &plan))
+        && !(vertical ? vreduce_build(probe, &ours, &plan) : hreduce_build(probe, &ours, &plan))
         && !(vertical ? mb_libvips_reducev : mb_libvips_reduceh)(probe, &theirs, shrink, 0)) {
         our_samples = vips_image_write_to_memory(ours, &our_size);
         their_samples = vips_image_write_to_memory(theirs, &their_size);
@@ -527,18 +505,9 @@ static gboolean same_as_libvips(gboolean vertical, int bits) {
     return same;
 }
 
-int mb_reducev_bits(void) {
-    static gsize decided;
-    if (g_once_init_enter(&decided))
-        g_once_init_leave(&decided, same_as_libvips(TRUE, 6) ? 6 : same_as_libvips(TRUE, 12) ? 12 : 1);
-    return decided == 1 ? 0 : (int) decided;
-}
-
 int mb_reduce_is_own(int vertical) {
-    static gsize decided;
-    if (vertical)
-        return mb_reducev_bits() != 0;
-    if (g_once_init_enter(&decided))
-        g_once_init_leave(&decided, same_as_libvips(FALSE, 0) ? 2 : 1);
-    return decided == 2;
+    static gsize decided[2];
+    if (g_once_init_enter(&decided[!!vertical]))
+        g_once_init_leave(&decided[!!vertical], same_as_libvips(vertical) ? 2 : 1);
+    return decided[!!vertical] == 2;
 }

@@ -86,25 +86,6 @@ void mb_reducev_row_scalar(const uint8_t *in, int lskip, const int16_t *k, int n
     }
 }
 
-/* libvips 8.16's vertical pass (Highway, and its C loop): 12-bit masks, 32-bit sums, rounded and
- * clipped as the horizontal pass. */
-void mb_reducev12_row_scalar(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne) {
-    enum { BLOCK = 64 };
-    int sums[BLOCK];
-    for (int z = 0; z < ne; z += BLOCK) {
-        const int count = ne - z < BLOCK ? ne - z : BLOCK;
-        for (int j = 0; j < count; j++)
-            sums[j] = 1 << (H_SHIFT - 1);
-        for (int i = 0; i < n; i++) {
-            const uint8_t *p = in + i * lskip + z;
-            for (int j = 0; j < count; j++)
-                sums[j] += p[j] * k[i];
-        }
-        for (int j = 0; j < count; j++)
-            out[z + j] = clip_uchar(sums[j] >> H_SHIFT);
-    }
-}
-
 #if defined(__x86_64__)
 
 #define SSE41 __attribute__((target("sse4.1")))
@@ -251,72 +232,6 @@ AVX2 void mb_reducev_row_avx2(const uint8_t *in, int lskip, const int16_t *k, in
         /* packus works within 128-bit halves: put the four quarters back in order. */
         const __m256i packed = _mm256_packus_epi16(_mm256_srai_epi16(sum0, V_SHIFT), _mm256_srai_epi16(sum1, V_SHIFT));
         _mm256_storeu_si256((__m256i *) (out + z), _mm256_permute4x64_epi64(packed, 0xD8));
-        if (z == ne - 32)
-            break;
-    }
-}
-
-/* The 12-bit vertical pass, as libvips 8.16's Highway loop computes it: two input rows at a time,
- * their bytes interleaved, widened to int16 pairs and multiplied with a pair of taps by one
- * multiply-add into 32-bit sums (an odd last tap pairs with a zero row and weight). Unpacking and
- * packing both work within 128-bit halves, so the packs put the samples back in order. */
-INLINE SSE41 __m128i tap_pair(const int16_t *k, int i, int n) {
-    return _mm_set1_epi32((int32_t) ((uint16_t) k[i] | (uint32_t) (uint16_t) (i + 1 < n ? k[i + 1] : 0) << 16));
-}
-
-SSE41 void mb_reducev12_row_sse41(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne) {
-    if (ne < 16) {
-        mb_reducev12_row_scalar(in, lskip, k, n, out, ne);
-        return;
-    }
-    const __m128i zero = _mm_setzero_si128();
-    for (int z = 0;; z += 16) {
-        if (z > ne - 16)
-            z = ne - 16;
-        const uint8_t *p = in + z;
-        __m128i sum0 = _mm_set1_epi32(1 << (H_SHIFT - 1)), sum1 = sum0, sum2 = sum0, sum3 = sum0;
-        for (int i = 0; i < n; i += 2, p += 2 * lskip) {
-            const __m128i top = _mm_loadu_si128((const __m128i *) p);
-            const __m128i bottom = i + 1 < n ? _mm_loadu_si128((const __m128i *) (p + lskip)) : zero;
-            const __m128i weights = tap_pair(k, i, n);
-            const __m128i low = _mm_unpacklo_epi8(top, bottom), high = _mm_unpackhi_epi8(top, bottom);
-            sum0 = _mm_add_epi32(sum0, _mm_madd_epi16(_mm_unpacklo_epi8(low, zero), weights));
-            sum1 = _mm_add_epi32(sum1, _mm_madd_epi16(_mm_unpackhi_epi8(low, zero), weights));
-            sum2 = _mm_add_epi32(sum2, _mm_madd_epi16(_mm_unpacklo_epi8(high, zero), weights));
-            sum3 = _mm_add_epi32(sum3, _mm_madd_epi16(_mm_unpackhi_epi8(high, zero), weights));
-        }
-        const __m128i first = _mm_packs_epi32(_mm_srai_epi32(sum0, H_SHIFT), _mm_srai_epi32(sum1, H_SHIFT));
-        const __m128i second = _mm_packs_epi32(_mm_srai_epi32(sum2, H_SHIFT), _mm_srai_epi32(sum3, H_SHIFT));
-        _mm_storeu_si128((__m128i *) (out + z), _mm_packus_epi16(first, second));
-        if (z == ne - 16)
-            break;
-    }
-}
-
-AVX2 void mb_reducev12_row_avx2(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne) {
-    if (ne < 32) {
-        mb_reducev12_row_sse41(in, lskip, k, n, out, ne);
-        return;
-    }
-    const __m256i zero = _mm256_setzero_si256();
-    for (int z = 0;; z += 32) {
-        if (z > ne - 32)
-            z = ne - 32;
-        const uint8_t *p = in + z;
-        __m256i sum0 = _mm256_set1_epi32(1 << (H_SHIFT - 1)), sum1 = sum0, sum2 = sum0, sum3 = sum0;
-        for (int i = 0; i < n; i += 2, p += 2 * lskip) {
-            const __m256i top = _mm256_loadu_si256((const __m256i *) p);
-            const __m256i bottom = i + 1 < n ? _mm256_loadu_si256((const __m256i *) (p + lskip)) : zero;
-            const __m256i weights = _mm256_broadcastsi128_si256(tap_pair(k, i, n));
-            const __m256i low = _mm256_unpacklo_epi8(top, bottom), high = _mm256_unpackhi_epi8(top, bottom);
-            sum0 = _mm256_add_epi32(sum0, _mm256_madd_epi16(_mm256_unpacklo_epi8(low, zero), weights));
-            sum1 = _mm256_add_epi32(sum1, _mm256_madd_epi16(_mm256_unpackhi_epi8(low, zero), weights));
-            sum2 = _mm256_add_epi32(sum2, _mm256_madd_epi16(_mm256_unpacklo_epi8(high, zero), weights));
-            sum3 = _mm256_add_epi32(sum3, _mm256_madd_epi16(_mm256_unpackhi_epi8(high, zero), weights));
-        }
-        const __m256i first = _mm256_packs_epi32(_mm256_srai_epi32(sum0, H_SHIFT), _mm256_srai_epi32(sum1, H_SHIFT));
-        const __m256i second = _mm256_packs_epi32(_mm256_srai_epi32(sum2, H_SHIFT), _mm256_srai_epi32(sum3, H_SHIFT));
-        _mm256_storeu_si256((__m256i *) (out + z), _mm256_packus_epi16(first, second));
         if (z == ne - 32)
             break;
     }

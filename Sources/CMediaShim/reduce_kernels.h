@@ -1,14 +1,12 @@
 /* The inner loops of mediabatch's Lanczos-3 reduce (reduce.c), one set per instruction set.
  * Private to the shim: reduce.c picks a set at run time, tests reach them through it.
  *
- * Both passes compute exactly what libvips computes for 8-bit samples, integer for integer,
+ * Both passes compute exactly what libvips 8.14 computes for 8-bit samples, integer for integer,
  * so that a thumbnail is the same whichever level ran:
- * - horizontal (vips_reduceh's C loop in 8.14, its Highway loop in 8.16): masks in 12-bit fixed
- *   point (VIPS_INTERPOLATE_SHIFT), sums in 32 bits, + 2048, >> 12, clipped to 0..255;
- * - vertical in 8.14 (vips_reducev's ORC program; mb_reducev_row_*): masks in 6-bit fixed point,
- *   the sum a saturating 16-bit one started at 32, >> 6, clipped to 0..255; reduce.c checks that
- *   no sum can saturate;
- * - vertical in 8.16 (its Highway loop; mb_reducev12_row_*): as the horizontal pass.
+ * - horizontal (vips_reduceh's C loop): masks in 12-bit fixed point (VIPS_INTERPOLATE_SHIFT),
+ *   sums in 32 bits, + 2048, >> 12, clipped to 0..255;
+ * - vertical (vips_reducev's ORC program): masks in 6-bit fixed point, the sum a saturating
+ *   16-bit one started at 32, >> 6, clipped to 0..255; reduce.c checks that no sum can saturate.
  */
 #ifndef MEDIABATCH_REDUCE_KERNELS_H
 #define MEDIABATCH_REDUCE_KERNELS_H
@@ -50,10 +48,8 @@ void mb_reduceh_layout(const int *masks, int n_point, int bands, int16_t *vector
 void mb_reduceh_row_scalar(const MbHMasks *m, const uint8_t *in, uint8_t *out,
                            const int *offsets, const int *positions, int from, int to);
 
-/* One row of the vertical pass: ne samples, n taps `lskip` bytes apart, 6-bit mask k (reducev)
- * or 12-bit (reducev12). */
+/* One row of the vertical pass: ne samples, n taps `lskip` bytes apart, 6-bit mask k. */
 void mb_reducev_row_scalar(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
-void mb_reducev12_row_scalar(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
 
 #if defined(__x86_64__)
 /* The same loops with SSE4.1 (16 bytes at a time) and AVX2 (two rows at a time horizontally,
@@ -64,8 +60,6 @@ void mb_reduceh_rows_avx2(const MbHMasks *m, const uint8_t *in0, const uint8_t *
                           const int *offsets, const int *positions, int count);
 void mb_reducev_row_sse41(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
 void mb_reducev_row_avx2(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
-void mb_reducev12_row_sse41(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
-void mb_reducev12_row_avx2(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne);
 #endif
 
 #endif

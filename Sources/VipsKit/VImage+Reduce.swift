@@ -28,14 +28,6 @@ extension VImage {
         mb_reduce_is_own(vertically ? 1 : 0) != 0
     }
 
-    /// The fixed point mediabatch's vertical pass rounds its masks to, as the libvips it runs beside
-    /// does: 6 bits (libvips 8.14's ORC program), 12 (8.16's Highway loop); nil where it leaves
-    /// that pass to libvips (see `mb_reducev_bits`).
-    static var verticalMaskBits: Int? {
-        let bits = Int(mb_reducev_bits())
-        return bits == 0 ? nil : bits
-    }
-
     /// This image `shrink` times narrower with Lanczos 3 (`gap`: libvips' integer pre-shrink, 0 for
     /// none): mediabatch's reduce, or libvips' `vips_reduceh`.
     func reducedHorizontally(by shrink: Double, gap: Double = 0, libvips: Bool = false) throws -> VImage {
