@@ -3,9 +3,9 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// mediabatch's Lanczos-3 reduce (the shim's reduce.c) against libvips 8.14's own `vips_reduceh`
-/// and `vips_reducev` with the same kernel: every sample within 1, at every instruction-set level
-/// this CPU has. (They compute the same integers, so in practice every sample is equal.)
+/// mediabatch's Lanczos-3 reduce (the shim's reduce.c) against libvips' own `vips_reduceh` and
+/// `vips_reducev` with the same kernel (8.14's on Debian 12, 8.16's on 13): every sample equal, at
+/// every instruction-set level this CPU has, for each pass that is mediabatch's there.
 final class ReduceTests: XCTestCase {
     override class func setUp() {
         try! Vips.start()
@@ -131,7 +131,7 @@ final class ReduceTests: XCTestCase {
         let own = VImage.reducesItself(vertically: axis == .vertical)
         XCTAssertEqual(VImage.ownReduceBuilds, builds + (own ? 1 : 0), "mediabatch's reduce ran: \(context)", file: file, line: line)
         XCTAssertEqual([ours.width, ours.height, ours.bands], [theirs.width, theirs.height, theirs.bands], context, file: file, line: line)
-        XCTAssertLessThanOrEqual(try Self.largestDifference(ours, theirs), 1, context, file: file, line: line)
+        XCTAssertEqual(try Self.largestDifference(ours, theirs), 0, context, file: file, line: line)
     }
 
     static func reduced(_ image: VImage, _ axis: Axis, _ ratio: Double, gap: Double, libvips: Bool = false) throws -> VImage {

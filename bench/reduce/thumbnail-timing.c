@@ -14,7 +14,7 @@ enum { MAX_RUNS = 101, CASES = 4 };
 static double once(const char *path, int size, gboolean ours, gboolean save) {
     const double start = now_ms();
     VipsImage *out;
-    if (ours ? mb_vips_thumbnail(path, size, &out) : mb_libvips_thumbnail(path, size, size, VIPS_SIZE_DOWN, &out)) {
+    if (ours ? mb_vips_thumbnail(path, size, size, &out) : mb_libvips_thumbnail(path, size, size, VIPS_SIZE_DOWN, &out)) {
         fprintf(stderr, "%s\n", vips_error_buffer());
         exit(1);
     }

@@ -41,8 +41,9 @@ int mb_reduce_builds(void);
  * computes, not by its version: ours runs where libvips' own pass gives exactly its samples for a
  * probe image. Measured (one 12 MP image, one thread): libvips 8.14's horizontal pass is scalar and
  * its vertical one ORC, ours is 7x and 1.7x as fast with the same samples; libvips 8.16's
- * Highway horizontal pass gives the same samples and ours is 1.7x as fast; its vertical pass is
- * as fast as ours but rounds its masks to 12 bits, not ORC's 6, so there libvips' own runs. */
+ * Highway horizontal pass gives the same samples and ours is 1.7x as fast; its vertical pass
+ * rounds its masks to 12 bits, not ORC's 6, so there libvips' own runs: an AVX2 loop of ours with
+ * its arithmetic (same samples) took 10.2 ms against its 8.4 on an AVX-512 CPU (commit ebdbc94). */
 int mb_reduce_is_own(int vertical);
 
 /* vips_reduceh(in, out, hshrink, "kernel", LANCZOS3, "gap", gap): the same samples, from SIMD loops
