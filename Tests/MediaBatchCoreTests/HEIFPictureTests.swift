@@ -1,0 +1,101 @@
+import Foundation
+@testable import MediaBatchCore
+import MetadataKit
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// A HEIC decoded by libavcodec through mediabatch's own loader against the same file decoded
+/// by libheif 1.15 through libvips' `heifload`: the same size and orientation, and samples within
+/// a level or so (the colour conversion is libheif's own; only the HEVC decoders may differ). Every
+/// HEIC of the fixtures, and of the shared corpus where it is; the files the loader declines are
+/// listed with their reasons.
+final class HEIFPictureTests: XCTestCase {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func testEveryFixtureHEICDecodesAsLibheifDoes() throws {
+        let folders = [Fixtures.samples.appendingPathComponent("heic"), Fixtures.fixtures.appendingPathComponent("metadata")]
+        XCTAssertEqual(try compareEvery(in: folders), [:], "every committed HEIC is the common case")
+    }
+
+    /// The corpus' overlay (`iovl`) and image sequence go to libheif; everything else, 200 MP
+    /// Samsung grid and clean apertures included, is decoded as libheif decodes it.
+    func testEveryCorpusHEICDecodesAsLibheifDoesOrIsDeclinedForItsReason() throws {
+        let corpus = Fixtures.corpus.appendingPathComponent("heic")
+        guard FileManager.default.fileExists(atPath: corpus.path) else { throw XCTSkip("no corpus at \(corpus.path)") }
+        XCTAssertEqual(try compareEvery(in: [corpus, Fixtures.corpus.appendingPathComponent("livephoto")]), [
+            "alpha_1440x960.heic": "its primary image is 'iovl' coded",
+            "candle_animation.heic": "it is an image sequence (a 'moov' box)",
+        ])
+    }
+
+    /// An image with an alpha plane (libheif's own encoder writes it as an auxiliary monochrome
+    /// image): four bands, the alpha plane as libheif attaches it.
+    func testAlphaImageIsTheFourthBand() throws {
+        let folder = Fixtures.temporaryFolder()
+        let png = folder.appendingPathComponent("alpha.png").path, heic = folder.appendingPathComponent("alpha.heic").path
+        var pixels: [UInt8] = []
+        for y in 0..<64 {
+            for x in 0..<96 { pixels += [UInt8(x * 2), UInt8(y * 3), UInt8((x + y) % 256), UInt8(x * y % 256)] }
+        }
+        try VImage.fromPixels(pixels, width: 96, height: 64, bands: 4).write(to: png, as: .png)
+        XCTAssertEqual(try runProcess("/usr/bin/heif-enc", ["-q", "90", "-o", heic, png]).exitCode, 0)
+        guard case .hevc(let coded) = HEIFCoding.read(path: heic) else { return XCTFail("declined: \(HEIFCoding.read(path: heic))") }
+        XCTAssertNotNil(coded.alpha)
+        try compare(heic, coded)
+    }
+
+    /// `imir` both ways, as libheif 1.15 reads its axis: an iPhone photo whose `irot` box is
+    /// renamed `imir` (axis 1, a left–right swap), then given axis 0 (top–bottom).
+    func testMirrorsAsLibheifDoes() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/iphone_xr_issue263.heic"))))
+        let irot = try XCTUnwrap(bytes.firstOffset(of: Array("irot".utf8)))
+        bytes.replaceSubrange(irot..<irot + 4, with: Array("imir".utf8))
+        let folder = Fixtures.temporaryFolder()
+        for axis: UInt8 in [1, 0] {
+            bytes[irot + 4] = axis
+            let path = folder.appendingPathComponent("mirrored-\(axis).heic").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+            XCTAssertEqual(coded.transforms, [.mirror(leftRight: axis == 1)])
+            try compare(path, coded)
+        }
+    }
+
+    /// Compares every HEIC in `folders` that the loader reads; returns the others with the reason.
+    private func compareEvery(in folders: [URL]) throws -> [String: String] {
+        var declined: [String: String] = [:]
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.lowercased().hasSuffix(".heic") {
+                let path = folder.appendingPathComponent(name).path
+                switch HEIFCoding.read(path: path) {
+                case .declines(let reason): declined[name] = reason
+                case .hevc(let coded): try compare(path, coded)
+                }
+            }
+        }
+        return declined
+    }
+
+    private func compare(_ path: String, _ coded: HEVCCodedImage) throws {
+        let name = (path as NSString).lastPathComponent
+        let theirs = try VImage.decode(path)
+        let ours = try HEIFPicture.decode(path: path, coded, expected: (theirs.width, theirs.height))
+        XCTAssertEqual([ours.width, ours.height, ours.bands], [theirs.width, theirs.height, theirs.bands], name)
+        XCTAssertEqual(ours.iccProfile, theirs.iccProfile, name)
+        let (mine, reference) = (try ours.pixels(), try theirs.pixels())
+        guard mine.count == reference.count else { return XCTFail("\(name): \(mine.count) samples against \(reference.count)") }
+        var sum = 0, largest = 0
+        for index in mine.indices {
+            let difference = abs(Int(mine[index]) - Int(reference[index]))
+            sum += difference
+            largest = max(largest, difference)
+        }
+        let mean = Double(sum) / Double(max(1, mine.count))
+        print("\(name): \(ours.width)×\(ours.height), mean difference \(mean), largest \(largest)")
+        XCTAssertLessThanOrEqual(mean, 0.5, name)
+        XCTAssertLessThanOrEqual(largest, 4, name)
+    }
+}
