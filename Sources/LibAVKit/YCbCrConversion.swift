@@ -83,28 +83,40 @@ public struct YCbCrConversion: Sendable {
                          _ crPlane: (UnsafePointer<UInt8>, stride: Int), shift: (x: Int, y: Int), into canvas: UnsafeMutablePointer<UInt8>,
                          stride: Int, bands: Int, left: Int, top: Int, width: Int, height: Int) {
         let (luma, lumaStride) = luma, (cb, cbStride) = cbPlane, (cr, crStride) = crPlane
+        if case .matrix(let red, let blue, let lumaTable, let greenCb, let greenCr) = kind {
+            // The tables' buffers taken once a picture: Swift's checked subscripts in this loop cost a third of its time.
+            red.withUnsafeBufferPointer { red in blue.withUnsafeBufferPointer { blue in lumaTable.withUnsafeBufferPointer { lumaTable in
+                greenCb.withUnsafeBufferPointer { greenCb in greenCr.withUnsafeBufferPointer { greenCr in
+                    for y in 0..<height {
+                        let out = canvas + (top + y) * stride + left * bands
+                        let yRow = luma + y * lumaStride, cbRow = cb + (y >> shift.y) * cbStride, crRow = cr + (y >> shift.y) * crStride
+                        for x in 0..<width {
+                            let yv = Int(yRow[x]), u = Int(cbRow[x >> shift.x]), v = Int(crRow[x >> shift.x])
+                            out[x * bands] = red[yv << 8 | v]
+                            out[x * bands + 1] = Self.clip(lumaTable[yv] + greenCb[u] + greenCr[v])
+                            out[x * bands + 2] = blue[yv << 8 | u]
+                        }
+                    }
+                } }
+            } } }
+            return
+        }
         for y in 0..<height {
             let out = canvas + (top + y) * stride + left * bands
             let yRow = luma + y * lumaStride, cbRow = cb + (y >> shift.y) * cbStride, crRow = cr + (y >> shift.y) * crStride
-            switch kind {
-            case .matrix(let red, let blue, let lumaTable, let greenCb, let greenCr):
-                for x in 0..<width {
-                    let yv = Int(yRow[x]), u = Int(cbRow[x >> shift.x]), v = Int(crRow[x >> shift.x])
-                    out[x * bands] = red[yv << 8 | v]
-                    out[x * bands + 1] = Self.clip(lumaTable[yv] + greenCb[u] + greenCr[v])
-                    out[x * bands + 2] = blue[yv << 8 | u]
-                }
-            case .identity(let fullRange):
-                for x in 0..<width {
-                    let samples = [crRow[x >> shift.x], yRow[x], cbRow[x >> shift.x]]
-                    for band in 0..<3 { out[x * bands + band] = fullRange ? samples[band] : UInt8((Int(samples[band]) * 219 + 128) >> 8 + 16) }
-                }
-            case .yCgCo:
-                for x in 0..<width {
-                    let yv = Int(yRow[x]), u = Int(cbRow[x >> shift.x]) - 128, v = Int(crRow[x >> shift.x]) - 128
-                    out[x * bands] = UInt8(clamping: yv - u + v)
-                    out[x * bands + 1] = UInt8(clamping: yv + u)
-                    out[x * bands + 2] = UInt8(clamping: yv - u - v)
+            for x in 0..<width {
+                let yv = yRow[x], u = cbRow[x >> shift.x], v = crRow[x >> shift.x]
+                switch kind {
+                case .identity(let fullRange):
+                    // Limited range is scaled into it, as libheif does (its "TODO"): not expanded.
+                    let limited = { (sample: UInt8) in UInt8((Int(sample) * 219 + 128) >> 8 + 16) }
+                    (out[x * bands], out[x * bands + 1], out[x * bands + 2]) = fullRange ? (v, yv, u) : (limited(v), limited(yv), limited(u))
+                case .yCgCo:
+                    let (luma, cg, co) = (Int(yv), Int(u) - 128, Int(v) - 128)
+                    out[x * bands] = UInt8(clamping: luma - cg + co)
+                    out[x * bands + 1] = UInt8(clamping: luma + cg)
+                    out[x * bands + 2] = UInt8(clamping: luma - cg - co)
+                case .matrix: break
                 }
             }
         }

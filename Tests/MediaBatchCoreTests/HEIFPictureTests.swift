@@ -1,6 +1,6 @@
 import Foundation
 @testable import MediaBatchCore
-import MetadataKit
+@testable import MetadataKit
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -62,6 +62,79 @@ final class HEIFPictureTests: XCTestCase {
             XCTAssertEqual(coded.transforms, [.mirror(leftRight: axis == 1)])
             try compare(path, coded)
         }
+    }
+
+    /// Damaged copies of an iPhone photo (24, seeded: cut short, coded bytes flipped, boxes
+    /// flipped, runs zeroed): each is declined, fails with an error (libheif then decodes it, or
+    /// fails the item), or decodes to its size; none crashes the process. Damage inside a tile's
+    /// slice data is an error, not a concealed picture.
+    func testDamagedCopiesAreDeclinedOrFailNeverCrash() throws {
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/IMG_1034.heic"))))
+        var random = SplitMix(seed: 30), outcomes: [String: Int] = [:]
+        let folder = Fixtures.temporaryFolder()
+        for index in 0..<24 {
+            let path = folder.appendingPathComponent("damaged-\(index).heic").path
+            try Data(HostileFiles.damaged(whole, kind: index, head: 4096, using: &random)).write(to: URL(fileURLWithPath: path))
+            guard case .hevc(let coded) = HEIFCoding.read(path: path) else {
+                outcomes["declined", default: 0] += 1
+                continue
+            }
+            do {
+                let image = try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize)
+                XCTAssertEqual([image.width, image.height], [4032, 3024])
+                outcomes["decoded", default: 0] += 1
+            } catch {
+                outcomes["failed", default: 0] += 1
+            }
+        }
+        print("damaged copies: \(outcomes)")
+        XCTAssertEqual(outcomes.values.reduce(0, +), 24)
+        XCTAssertGreaterThan(outcomes["failed", default: 0], 0, "flipped coded bytes are caught")
+    }
+
+    /// A tile's bytes flipped in the middle of its slice data: libavcodec's error, not a picture
+    /// with a concealed block.
+    func testFlippedTileBytesFail() throws {
+        let path = Fixtures.sample("heic/IMG_1034.heic")
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let tile = coded.tiles[10][0]
+        for offset in stride(from: tile.lowerBound + tile.count / 2, to: tile.lowerBound + tile.count / 2 + 64, by: 1) { bytes[offset] ^= 0x5A }
+        let damaged = Fixtures.temporaryFolder().appendingPathComponent("flipped.heic").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        XCTAssertThrowsError(try HEIFPicture.decode(path: damaged, coded, expected: coded.displayedSize))
+    }
+
+    /// An `hvcC` whose parameter sets are zeroed: the decoder refuses it, with an error.
+    func testDamagedConfigurationFails() throws {
+        let path = Fixtures.sample("heic/IMG_1034.heic")
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        var configuration = coded.configuration
+        for index in 23..<configuration.count { configuration[index] = 0 }
+        let damaged = HEVCCodedImage(configuration: configuration, tileWidth: coded.tileWidth, tileHeight: coded.tileHeight,
+                                     columns: coded.columns, rows: coded.rows, width: coded.width, height: coded.height, tiles: coded.tiles,
+                                     colour: coded.colour, iccProfile: coded.iccProfile, transforms: coded.transforms, alpha: nil)
+        XCTAssertThrowsError(try HEIFPicture.decode(path: path, damaged, expected: coded.displayedSize))
+    }
+
+    /// The corpus' item "without data" has 8 bytes where a picture should be: read, then refused
+    /// by the decoder (libheif refuses it too).
+    func testItemWithoutDataFails() throws {
+        let path = Fixtures.broken.appendingPathComponent("heif_item_without_data.heif").path
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        XCTAssertEqual(coded.tiles, [[534..<542]])
+        XCTAssertThrowsError(try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize))
+    }
+
+    /// A grid whose descriptor asks for a row more than its tiles fill: declined (libheif judges it).
+    func testMissingTilesDecline() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/IMG_1034.heic"))))
+        let idat = try XCTUnwrap(bytes.firstOffset(of: Array("idat".utf8)))
+        XCTAssertEqual(bytes[idat + 6], 5, "rows - 1")
+        bytes[idat + 6] = 6
+        let path = Fixtures.temporaryFolder().appendingPathComponent("missing.heic").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(HEIFCoding.read(path: path), .declines("its grid of 8×7 names 48 tiles"))
     }
 
     /// Compares every HEIC in `folders` that the loader reads; returns the others with the reason.
