@@ -20,6 +20,21 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(HEIFDecoding.choose(path: sequence, environment: [:]), .libheif(reason: "it is an image sequence (a 'moov' box)"))
     }
 
+    /// Pictures no larger than the photo's 320×240 thumbnail item: libheif decodes that item (as
+    /// libvips' thumbnail chooses), not libavcodec the whole photo; one larger: libavcodec.
+    func testAThumbnailItemThatCoversThePicturesGoesToLibheif() throws {
+        let input = try Self.folder(of: ["heic/IMG_1034.heic"])
+        for (size, decoder) in [(256, ItemResult.ImageDecoder.libheif), (400, .libavcodec)] {
+            let stages = """
+                {"stage": "decode"}, {"stage": "downsample", "maxPixelSize": \(size)}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write"}
+                """
+            let item = try XCTUnwrap(result(try Self.run(try pipeline(stages), input: input, output: Fixtures.temporaryFolder()), "IMG_1034.heic"))
+            XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
+            XCTAssertEqual(item.decoder, decoder, "\(size)")
+            XCTAssertEqual(item.decoderReason, decoder == .libheif ? "its 320×240 thumbnail covers the largest picture" : nil)
+        }
+    }
+
     /// Whole runs, in worker processes, of an iPhone photo turned a quarter: the report names
     /// libavcodec; with `MEDIABATCH_HEIF_DECODER=libheif` (the workers inherit it), libheif and
     /// why. The two JPEGs are the same picture, upright (the decodes are sample for sample the

@@ -5,8 +5,8 @@ import VipsKit
 
 /// A HEIC's primary image decoded by libavcodec, not libheif, and made what libvips' `heifload`
 /// makes of it (see `YCbCrConversion` for the colour): every tile decoded on this thread by one
-/// decoder context, converted straight into its place in one RGB (or RGBA) buffer cut to the
-/// grid's size, handed to libvips, then turned, mirrored and cut as the file's properties say in
+/// decoder context, converted straight into its place in one RGB (or RGBA) libvips memory image
+/// cut to the grid's size, then turned, mirrored and cut as the file's properties say in
 /// their order, the ICC profile attached. Any failure throws: the caller decodes with libheif.
 enum HEIFPicture {
     struct Failure: Error, CustomStringConvertible {
@@ -21,12 +21,11 @@ enum HEIFPicture {
         }
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
         defer { try? file.close() }
-        let bands = coded.alpha == nil ? 3 : 4, stride = coded.width * bands
-        let canvas = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: stride * coded.height)
-        defer { canvas.deallocate() }
-        try decodeTiles(coded, file, into: canvas.baseAddress!, bands: bands)
-        if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas.baseAddress!) }
-        var image = try VImage.decoded(copying: UnsafeRawBufferPointer(canvas), width: coded.width, height: coded.height, bands: bands)
+        let bands = coded.alpha == nil ? 3 : 4
+        var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands) { canvas in
+            try decodeTiles(coded, file, into: canvas, bands: bands)
+            if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas) }
+        }
         for transform in coded.transforms { image = try transformed(image, transform) }
         return try coded.iccProfile.map { try image.withICCProfile($0) } ?? image
     }

@@ -107,6 +107,12 @@ final class PictureRenderer {
             decoder = .init(decoder: .libheif, reason: reason)
             return nil
         case .hevc(let coded):
+            if let thumbnail = coded.thumbnail, let largest = pictures.first?.picture.scaled,
+               thumbnail.width < coded.displayedSize.width, thumbnail.width > largest.width || thumbnail.height > largest.height {
+                // libvips' thumbnail then decodes the small thumbnail item, not the photo (see `open_heif` in resize.c).
+                decoder = .init(decoder: .libheif, reason: "its \(thumbnail.width)×\(thumbnail.height) thumbnail covers the largest picture")
+                return nil
+            }
             do {
                 let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height))
                 decoder = .init(decoder: .libavcodec)

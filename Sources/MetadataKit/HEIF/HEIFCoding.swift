@@ -55,13 +55,14 @@ private struct HEIFCodingReader {
     func primary() throws -> HEIFCoding {
         defer { try? handle.close() }
         let id = meta.primary
-        let coded: HEVCCodedImage
+        var coded: HEVCCodedImage
         switch type(of: id) {
         case "hvc1": coded = try single(id)
         case "grid": coded = try grid(id)
         case let other: throw Declined("its primary image is '\(other)' coded")
         }
         guard coded.bitDepth == 8 else { throw Declined("its primary image has \(coded.bitDepth)-bit samples") }
+        coded.thumbnail = thumbnail(of: id)
         return .hevc(coded)
     }
 
@@ -207,6 +208,15 @@ extension HEIFCodingReader {
             guard start >= idat.payloadStart, end <= idat.end, start <= end else { throw Declined("its item \(id) lies outside 'idat'") }
             return bytes[start..<end]
         }
+    }
+
+    /// The first thumbnail of `id` (libvips takes the first libheif lists), as shown; nil where
+    /// there is none or it cannot be read.
+    func thumbnail(of id: Int) -> HEVCCodedImage.Size? {
+        guard let thumbnail = meta.references.references.first(where: { $0.type == "thmb" && $0.to.contains(id) })?.from,
+              let item = try? read(properties: thumbnail), item.width > 0, item.height > 0 else { return nil }
+        let shown = HEVCCodedImage.displayed(width: item.width, height: item.height, item.transforms)
+        return .init(width: shown.width, height: shown.height)
     }
 
     /// The alpha plane's `hvc1` image, where `id` has one.

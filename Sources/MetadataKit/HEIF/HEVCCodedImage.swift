@@ -51,6 +51,14 @@ public struct HEVCCodedImage: Equatable, Sendable {
     public let transforms: [Transform]
     /// The alpha plane's image (an `auxl` to the primary whose `auxC` names alpha).
     public let alpha: Alpha?
+    /// The first thumbnail item's size (`thmb` to the primary), turned and cut as libheif shows it:
+    /// libvips' thumbnail reads that item instead where it is larger than the target.
+    public var thumbnail: Size? = nil
+
+    public struct Size: Equatable, Sendable {
+        public let width: Int
+        public let height: Int
+    }
 
     public struct Alpha: Equatable, Sendable {
         public let configuration: [UInt8]
@@ -64,6 +72,10 @@ public struct HEVCCodedImage: Equatable, Sendable {
 
     /// The picture's size once its transformations are applied, as libheif gives it.
     public var displayedSize: (width: Int, height: Int) {
+        Self.displayed(width: width, height: height, transforms)
+    }
+
+    static func displayed(width: Int, height: Int, _ transforms: [Transform]) -> (width: Int, height: Int) {
         var size = (width: width, height: height)
         for transform in transforms {
             switch transform {

@@ -21,6 +21,7 @@ final class HEIFCodingTests: XCTestCase {
         XCTAssertNil(coded.alpha)
         XCTAssertEqual(coded.transforms, [.rotation(counterClockwise: 0)])
         XCTAssertEqual(coded.displayedSize.width, 4032)
+        XCTAssertEqual(coded.thumbnail, .init(width: 320, height: 240))
     }
 
     /// An iPhone XR's, stored landscape and turned a quarter: shown portrait.
