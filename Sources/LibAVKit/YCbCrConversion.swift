@@ -39,11 +39,11 @@ public struct YCbCrConversion: Sendable {
         return .matrix(red: red, blue: blue, luma: luma, greenCb: chroma.map { c.gCb * $0 }, greenCr: chroma.map { c.gCr * $0 })
     }
 
-    /// libheif's `clip_f_u16` to 8 bits: `(long) (x + 0.5f)`, clamped.
+    /// libheif's `clip_f_u16` to 8 bits: `(long) (x + 0.5f)`, clamped (clamped first, the same
+    /// for every value: without branches, twice as fast in the loop).
     @inline(__always)
     private static func clip(_ value: Float) -> UInt8 {
-        let rounded = value + 0.5
-        return rounded <= 0 ? 0 : rounded >= 255 ? 255 : UInt8(rounded)
+        UInt8(truncatingIfNeeded: Int32(min(max(value + 0.5, 0), 255)))
     }
 
     /// `get_YCbCr_to_RGB_coefficients` (nclx.cc): Kr and Kb by matrix, or for 12 and 13 from the primaries.
