@@ -72,9 +72,10 @@ public struct YCbCrPlanes {
     public let height: Int
     /// log2 of the chroma subsampling: (1, 1) for 4:2:0, (1, 0) 4:2:2, (0, 0) 4:4:4; nil for monochrome.
     public let chromaShift: (x: Int, y: Int)?
-    public let luma: (UnsafePointer<UInt8>, stride: Int)
-    public let cb: (UnsafePointer<UInt8>, stride: Int)?
-    public let cr: (UnsafePointer<UInt8>, stride: Int)?
+    /// Each plane's first row and the bytes from one row to the next; no chroma for monochrome.
+    public let luma: (start: UnsafePointer<UInt8>, stride: Int)
+    public let cb: (start: UnsafePointer<UInt8>, stride: Int)?
+    public let cr: (start: UnsafePointer<UInt8>, stride: Int)?
     /// ISO/IEC 23091-2 code points from the stream.
     public let matrix: Int
     public let primaries: Int
@@ -96,8 +97,8 @@ public struct YCbCrPlanes {
         height = Int(frame.pointee.height)
         chromaShift = shift
         luma = (UnsafePointer(y), Int(lines.0))
-        cb = shift != nil ? data.1.map { (UnsafePointer($0), Int(lines.1)) } : nil
-        cr = shift != nil ? data.2.map { (UnsafePointer($0), Int(lines.2)) } : nil
+        cb = shift != nil ? data.1.map { (start: UnsafePointer($0), stride: Int(lines.1)) } : nil
+        cr = shift != nil ? data.2.map { (start: UnsafePointer($0), stride: Int(lines.2)) } : nil
         if shift != nil && (cb == nil || cr == nil) { return nil }
         matrix = Int(frame.pointee.colorspace.rawValue)
         primaries = Int(frame.pointee.color_primaries.rawValue)

@@ -4,8 +4,8 @@ import MetadataKit
 import VipsKit
 
 /// A HEIC's primary image decoded by libavcodec, not libheif, and made what libvips' `heifload`
-/// makes of it (see `YCbCrConversion` for the colour): every tile decoded on this thread by one
-/// decoder context, converted straight into its place in one RGB (or RGBA) libvips memory image
+/// makes of it (see `YCbCrToRGB` for the colour): every tile decoded on this thread by one
+/// decoder context, converted (`YCbCrToRGB`) straight into its place in one RGB (or RGBA) libvips memory image
 /// cut to the grid's size, then turned, mirrored and cut as the file's properties say in
 /// their order, the ICC profile attached. Any failure throws: the caller decodes with libheif.
 enum HEIFPicture {
@@ -32,7 +32,7 @@ enum HEIFPicture {
 
     private static func decodeTiles(_ coded: HEVCCodedImage, _ file: FileHandle, into canvas: UnsafeMutablePointer<UInt8>, bands: Int) throws {
         let decoder = try HEVCDecoder(configuration: coded.configuration)
-        var conversion: (key: [Int], YCbCrConversion)?
+        var conversion: (key: [Int], YCbCrToRGB)?
         for (index, extents) in coded.tiles.enumerated() {
             let left = index % coded.columns * coded.tileWidth, top = index / coded.columns * coded.tileHeight
             let width = min(coded.tileWidth, coded.width - left), height = min(coded.tileHeight, coded.height - top)
@@ -46,10 +46,10 @@ enum HEIFPicture {
                 let colour = coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
                     ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
                 if conversion?.key != colour {
-                    conversion = (colour, YCbCrConversion(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1))
+                    conversion = (colour, YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1))
                 }
-                conversion!.1.convert(planes, into: canvas, stride: coded.width * bands, bands: bands, left: left, top: top,
-                                      width: width, height: height)
+                conversion!.1.convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), into: canvas,
+                                      stride: coded.width * bands, bands: bands, left: left, top: top, width: width, height: height)
             }
         }
     }
@@ -63,8 +63,8 @@ enum HEIFPicture {
             guard planes.width == coded.width, planes.height == coded.height else {
                 throw Failure(description: "its alpha is \(planes.width)×\(planes.height), its picture \(coded.width)×\(coded.height)")
             }
-            YCbCrConversion.copyLuma(planes, into: canvas, stride: coded.width * 4, bands: 4, band: 3, left: 0, top: 0,
-                                     width: coded.width, height: coded.height)
+            YCbCrToRGB.copyLuma(planes.luma, into: canvas, stride: coded.width * 4, bands: 4, band: 3, left: 0, top: 0,
+                                width: coded.width, height: coded.height)
         }
     }
 

@@ -55,6 +55,19 @@ final class HEIFCodingTests: XCTestCase {
         }
     }
 
+    /// A grid that claims a picture larger than its tiles cover (a header bomb: 65535 × 3024 from
+    /// 8 × 6 tiles) is declined: libheif's header says the claimed size, which `maxPixels` judges,
+    /// and the loader never allocates it.
+    func testGridLargerThanItsTilesDeclines() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/IMG_1034.heic"))))
+        let idat = try XCTUnwrap(bytes.firstOffset(of: Array("idat".utf8)))
+        XCTAssertEqual(Array(bytes[idat + 8..<idat + 10]), [0x0F, 0xC0], "4032, 16 bits")
+        bytes.replaceSubrange(idat + 8..<idat + 10, with: [0xFF, 0xFF])
+        let file = Fixtures.temporaryFolder().appendingPathComponent("bomb.heic")
+        try Data(bytes).write(to: file)
+        XCTAssertEqual(HEIFCoding.read(path: file.path), .declines("its grid's 65535×3024 is not covered by 8×6 tiles of 512×512"))
+    }
+
     /// A property it does not know, marked essential, declines; the same unmarked is ignored,
     /// as libheif ignores it. libheif's encoder marks `pixi` essential (`ipma`'s third
     /// association, 0x83): renamed, it is a property nobody knows.
