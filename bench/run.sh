@@ -15,7 +15,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability cover animation posters"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability cover animation posters renditions"}
 
 ./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs ffmpegthumbnailer libraw-bin
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -94,6 +94,21 @@ make_inputs() {
       fi
       mapfile -t sources < <(ls "$root"/samples/video/* "$root"/samples/livephoto/*.mov "$clips"/*)
       for i in $(seq 0 19); do src=${sources[$((i % ${#sources[@]}))]}; cp "$src" "$dir/movie$i.${src##*.}"; done ;;
+    renditions10) # movies worth encoding: the samples' four largest, and 1080p clips made here (H.264, HEVC turned a quarter, HLG): 10 files
+      local clips=$work/rendition-clips sources=() hevc=(-c:v libx265 -preset ultrafast -x265-params log-level=error -tag:v hvc1)
+      local x265=log-level=error:colorprim=bt2020:colormatrix=bt2020nc:transfer=arib-std-b67
+      mkdir -p "$clips"
+      [ -f "$clips/h264-1080.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=6 -f lavfi -i sine=duration=6 \
+        -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -shortest "$clips/h264-1080.mp4"
+      [ -f "$clips/hlg-1080.mp4" ] || ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=6 "${hevc[@]}" \
+        -pix_fmt yuv420p10le -color_primaries bt2020 -colorspace bt2020nc -color_trc arib-std-b67 -x265-params $x265 "$clips/hlg-1080.mp4"
+      if [ ! -f "$clips/turned-1080.mov" ]; then
+        ffmpeg -v error -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=6 "${hevc[@]}" "$clips/stored.mov"
+        ffmpeg -v error -i "$clips/stored.mov" -c copy -metadata:s:v:0 rotate=90 "$clips/turned-1080.mov"; rm "$clips/stored.mov"
+      fi
+      mapfile -t sources < <(ls "$root"/samples/video/iphone6_with-gps.mov "$root"/samples/video/loci_gps_issue515.mp4 \
+        "$root"/samples/video/sample.3gp "$root"/samples/livephoto/train.mov "$clips"/*)
+      for i in $(seq 0 9); do src=${sources[$((i % ${#sources[@]}))]}; cp "$src" "$dir/movie$i.${src##*.}"; done ;;
     tiny5000|tiny100000) # many 320 px JPEGs in folders of 1 000 (copies of one, hard-linked across folders: ext4 allows 65 000 links): mediabatch's own cost an item
       local count=${set#tiny} folder
       vips thumbnail "${jpeg_sources[0]}" "$dir/seed.jpg[Q=80]" 320
@@ -585,6 +600,37 @@ posters() {
     }' "$work/posters.txt"
 }
 
+# H.264 web renditions (at most 1280 px, never upscaled, CRF 23, preset medium, High, AAC 128 kb/s, +faststart,
+# HDR tone-mapped as Immich does, every stream re-encoded): mediabatch against the ffmpeg CLI with the same
+# settings run per file by xargs -P (each ffmpeg with its own default threads); the outputs' total size beside
+# each, which should agree within 5%.
+renditions() {
+  local dir=$work/inputs/renditions10 n
+  n=$(count_inputs "$dir")
+  echo
+  echo "== renditions: $n movies (the samples' and 1080p clips: H.264, HEVC turned a quarter, HLG) → H.264 1280 px CRF 23, $cpus CPUs"
+  local tonemap="zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv"
+  local size="scale=w=min(1280\\,iw):h=min(1280\\,ih):force_original_aspect_ratio=decrease:force_divisible_by=2"
+  {
+    timed mediabatch "$mediabatch" run bench/renditions.json --input "$dir" --output "$work/out" --quiet
+    echo "bytes $(find "$work/out" -name '*.mp4' -printf '%s\n' | awk '{ s += $1 } END { print s }')"
+    timed ffmpeg-cli bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -I{} sh -c '
+      hdr=\$(ffprobe -v error -select_streams v:0 -show_entries stream=color_transfer -of csv=p=0 \"\$1\")
+      case \$hdr in smpte2084|arib-std-b67) vf=\"$size,$tonemap\" ;; *) vf=\"$size\" ;; esac
+      ffmpeg -v error -y -i \"\$1\" -map 0:v:0 -map 0:a:0? -vf \"\$vf,format=yuv420p\" -c:v libx264 -crf 23 -preset medium -profile:v high \
+        -c:a aac -b:a 128k -movflags +faststart \"$work/out/\$(basename \"\$1\").mp4\"' _ {}"
+    echo "bytes $(find "$work/out" -name '*.mp4' -printf '%s\n' | awk '{ s += $1 } END { print s }')"
+  } > "$work/renditions.txt"
+  awk -v n="$n" '
+    $1 == "bytes" { bytes[NR - 1] = $2; next }
+    { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024; row[++rows]=NR }
+    END {
+      printf "%-14s %10s %14s %20s %14s %16s\n", "tool", "movies/s", "largest process", "all processes, PSS", "output", "mediabatch is"
+      for (k = 1; k <= rows; k++) { i = row[k]
+        printf "%-14s %10.2f %10.0f MiB %16.0f MiB %10.1f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], bytes[i]/1048576, rate[row[1]]/rate[i] }
+    }' "$work/renditions.txt"
+}
+
 # Camera RAW to a 2048 px JPEG an item: mediabatch's preview (`auto`) against extracting it with exiftool then
 # vipsthumbnail (what Immich's extractEmbedded does), its half-size develop against dcraw_emu -h then
 # vipsthumbnail, and its full develop (to 4096 px) against dcraw_emu then vipsthumbnail; the peers per file, all CPUs.
@@ -628,6 +674,7 @@ for set in $sets; do
     durability) make_inputs jpeg12; make_inputs tinymeta5000; durability ;;
     privacy) make_inputs privacy; privacy ;;
     posters) make_inputs posters20; posters ;;
+    renditions) make_inputs renditions10; renditions ;;
     cover) make_inputs jpeg12
            against_pyvips jpeg12 bench/cover.json bench/pyvips-cover.py "1200×630 and 400×400 cover at attention (smartcrop), JPEG q80, sRGB" ;;
     animation) make_inputs gif40

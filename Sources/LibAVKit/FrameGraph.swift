@@ -12,23 +12,49 @@ final class FrameGraph {
     private var output: LibAVDecoding.Frame?
 
     /// `filters`: a chain in the CLI's syntax, between the decoded frame and the sink.
-    init(_ av: LibAVDecoding, for frame: LibAVDecoding.Frame, timeBase: AVRational, filters: String) throws(LibAVError) {
+    convenience init(_ av: LibAVDecoding, for frame: LibAVDecoding.Frame, timeBase: AVRational, filters: String) throws(LibAVError) {
+        try self.init(av, source: "buffer@in=" + Self.videoSource(frame, timeBase), filters: filters, sink: "buffersink@out")
+    }
+
+    /// `source` and `sink` name the graph's ends `@in` and `@out` (`abuffer@in=…`, `abuffersink@out`).
+    init(_ av: LibAVDecoding, source: String, filters: String, sink: String) throws(LibAVError) {
         self.av = av
         graph = av.graphAlloc()
         output = av.frameAlloc()
         guard let graph, output != nil else { throw LibAVError(.failed, operation: "allocate a filter graph", message: "out of memory") }
         graph.pointee.nb_threads = 1
-        let aspect = frame.pointee.sample_aspect_ratio
-        let buffer = "video_size=\(frame.pointee.width)x\(frame.pointee.height):pix_fmt=\(frame.pointee.format)"
-            + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(max(aspect.num, 1))/\(max(aspect.den, 1))"
-        let description = "buffer@in=\(buffer),\(filters),buffersink@out"
+        let description = "\(source),\(filters),\(sink)"
         try av.check(av.graphParse(graph, description, nil, nil, nil), "build the filters \(filters)")
         try av.check(av.graphConfig(graph, nil), "configure the filters \(filters)")
-        guard let source = av.graphFilter(graph, "buffer@in"), let sink = av.graphFilter(graph, "buffersink@out") else {
+        guard let source = av.graphFilter(graph, "buffer@in") ?? av.graphFilter(graph, "abuffer@in"),
+              let sink = av.graphFilter(graph, "buffersink@out") ?? av.graphFilter(graph, "abuffersink@out") else {
             throw LibAVError(.failed, operation: "build the filters \(filters)", message: "no source or sink")
         }
         self.source = source
         self.sink = sink
+    }
+
+    /// A `buffer` source's options for frames like `frame`.
+    static func videoSource(_ frame: LibAVDecoding.Frame, _ timeBase: AVRational) -> String {
+        let aspect = frame.pointee.sample_aspect_ratio
+        return "video_size=\(frame.pointee.width)x\(frame.pointee.height):pix_fmt=\(frame.pointee.format)"
+            + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(max(aspect.num, 1))/\(max(aspect.den, 1))"
+    }
+
+    var sinkFilter: LibAVDecoding.Filter { sink }
+
+    /// Sends a frame into the graph (nil: the end, which flushes it).
+    func push(_ frame: LibAVDecoding.Frame?) throws(LibAVError) {
+        try av.check(av.addFrame(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter a frame")
+    }
+
+    /// The graph's next frame (valid until the next call), or nil when it needs more or has ended.
+    func pull() throws(LibAVError) -> LibAVDecoding.Frame? {
+        av.frameUnref(output)
+        let got = av.getFrame(sink, output)
+        if got == -EAGAIN || got == LibAV.endOfFile { return nil }
+        try av.check(got, "filter a frame")
+        return output
     }
 
     deinit {

@@ -27,6 +27,7 @@ struct LibAVDecoding: @unchecked Sendable {
     let frameAlloc: @convention(c) () -> Frame?
     let frameFree: @convention(c) (UnsafeMutablePointer<Frame?>?) -> Void
     let frameUnref: @convention(c) (Frame?) -> Void
+    let frameClone: @convention(c) (UnsafePointer<AVFrame>?) -> Frame?
     let packetAlloc: @convention(c) () -> Packet?
     let packetFree: @convention(c) (UnsafeMutablePointer<Packet?>?) -> Void
     let packetUnref: @convention(c) (Packet?) -> Void
@@ -61,6 +62,7 @@ struct LibAVDecoding: @unchecked Sendable {
         frameAlloc = try av.function("av_frame_alloc")
         frameFree = try av.function("av_frame_free")
         frameUnref = try av.function("av_frame_unref")
+        frameClone = try av.function("av_frame_clone")
         packetAlloc = try av.function("av_packet_alloc")
         packetFree = try av.function("av_packet_free")
         packetUnref = try av.function("av_packet_unref")

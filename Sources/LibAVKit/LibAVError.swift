@@ -7,6 +7,8 @@ public struct LibAVError: Error, CustomStringConvertible, Sendable {
         case failed
         /// The movie has no video stream, no decoder for it, or no frame that decodes.
         case noPicture
+        /// An encoder or the muxer failed (or is missing) while writing a rendition.
+        case encodeFailed
     }
 
     public let code: Code
@@ -22,9 +24,9 @@ public struct LibAVError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The one choke point where FFmpeg's return codes become Swift errors.
-func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat) throws(LibAVError) {
+func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat, code: LibAVError.Code = .failed) throws(LibAVError) {
     guard returnCode < 0 else { return }
     var buffer = [CChar](repeating: 0, count: 256)
     _ = library.strerror(returnCode, &buffer, buffer.count)
-    throw LibAVError(.failed, operation: operation, message: String(cString: buffer))
+    throw LibAVError(code, operation: operation, message: String(cString: buffer))
 }

@@ -32,11 +32,23 @@ extension LibAV {
         let movie = try MovieDecoder(path: path)
         let seconds: Double
         switch time {
-        case .auto: seconds = try PosterSearch(movie).bestSeconds()
+        case .auto:
+            let best = try PosterSearch(movie).best()
+            if let held = best.frame { return try picture(of: held.frame, at: best.seconds, movie, fitting: fitting) }
+            seconds = best.seconds
         case .seconds(let value): seconds = value
         case .fraction(let fraction): seconds = (movie.durationSeconds ?? 0) * fraction
         }
         return try frame(of: movie, at: seconds, fitting: fitting)
+    }
+
+    /// `frame` through the poster's filters.
+    private static func picture(of frame: LibAVDecoding.Frame, at seconds: Double, _ movie: MovieDecoder,
+                                fitting: Int?) throws(LibAVError) -> PosterFrame {
+        let (filters, toneMapped) = posterFilters(movie, frame, fitting: fitting)
+        let graph = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
+        let picture = try graph.picture(of: frame, channels: 3)
+        return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: seconds, toneMapped: toneMapped)
     }
 
     /// The first frame at or after `seconds` (within half a frame), else the movie's last.
@@ -49,10 +61,7 @@ extension LibAV {
             let time = movie.seconds(of: frame)
             last = time
             guard time >= seconds - slack else { continue }
-            let (filters, toneMapped) = posterFilters(movie, frame, fitting: fitting)
-            let graph = try FrameGraph(movie.av, for: frame, timeBase: movie.timeBase, filters: filters)
-            let picture = try graph.picture(of: frame, channels: 3)
-            return PosterFrame(width: picture.width, height: picture.height, rgb: picture.pixels, seconds: time, toneMapped: toneMapped)
+            return try picture(of: frame, at: time, movie, fitting: fitting)
         }
         guard let last, last < seconds - slack else {
             throw LibAVError(.noPicture, operation: "decode a frame", message: "no frame of the video stream decodes")
@@ -76,19 +85,24 @@ extension LibAV {
     }
 
     /// For a PQ or HLG frame, the chain photo-library servers use (Immich's): linear light at 100
-    /// nits, BT.709 primaries, Hable's curve without desaturation; then sRGB's transfer, full
-    /// range, as a still image wants. Nothing for SDR: `format=rgb24` converts by the frame's
-    /// own matrix and range. The first `zscale` is told the frame's own transfer, primaries,
-    /// matrix and range: FFmpeg 7.1's graphs do not carry them from a `buffer` source told none
-    /// (5.1's `buffer` takes no such options), and zimg then finds "no path between colorspaces".
-    static func toneMapping(_ frame: LibAVDecoding.Frame) -> [String] {
+    /// nits, BT.709 primaries, Hable's curve without desaturation; then `output`'s transfer,
+    /// matrix and range (a still's sRGB, full range; a video's BT.709, limited). Nothing for SDR:
+    /// `format=rgb24` converts by the frame's own matrix and range. The first `zscale` is told the
+    /// frame's own transfer, primaries, matrix and range: FFmpeg 7.1's graphs do not carry them
+    /// from a `buffer` source told none (5.1's `buffer` takes no such options), and zimg then
+    /// finds "no path between colorspaces".
+    static func toneMapping(_ frame: LibAVDecoding.Frame, output: String = "t=iec61966-2-1:m=bt709:r=pc") -> [String] {
         let transfer = frame.pointee.color_trc
-        guard transfer == AVCOL_TRC_SMPTE2084 || transfer == AVCOL_TRC_ARIB_STD_B67 else { return [] }
+        guard isHDR(transfer) else { return [] }
         let given = "tin=\(transfer == AVCOL_TRC_SMPTE2084 ? "smpte2084" : "arib-std-b67")"
             + ":pin=\(frame.pointee.color_primaries == AVCOL_PRI_BT709 ? "709" : "2020")"
             + ":min=\(frame.pointee.colorspace == AVCOL_SPC_BT709 ? "709" : frame.pointee.colorspace == AVCOL_SPC_BT2020_CL ? "2020_cl" : "2020_ncl")"
             + ":rin=\(frame.pointee.color_range == AVCOL_RANGE_JPEG ? "full" : "limited")"
-        return ["zscale=t=linear:npl=100:\(given)", "format=gbrpf32le", "zscale=p=bt709", "tonemap=hable:desat=0",
-                "zscale=t=iec61966-2-1:m=bt709:r=pc"]
+        return ["zscale=t=linear:npl=100:\(given)", "format=gbrpf32le", "zscale=p=bt709", "tonemap=hable:desat=0", "zscale=\(output)"]
+    }
+
+    /// PQ (HDR10, Dolby Vision's base layers) or HLG.
+    static func isHDR(_ transfer: AVColorTransferCharacteristic) -> Bool {
+        transfer == AVCOL_TRC_SMPTE2084 || transfer == AVCOL_TRC_ARIB_STD_B67
     }
 }

@@ -31,6 +31,30 @@ public enum Defaults {
     public static let posterPath = "{dir}/{stem}.poster.{ext}"
     /// Immich's and ffmpegthumbnailer's idea: a frame that shows what the movie is.
     public static let posterTime = Stage.PosterTime.auto
+    /// `video.codec`: what every browser plays.
+    public static let videoCodecs: [VideoCodec] = [.h264]
+    /// `video.maxFps`: a phone's slow-motion 120 or 240 fps is more than a web page shows.
+    public static let maxFps = 60
+    /// `video.reencode`: Immich's "required" policy, streams that fit are copied.
+    public static let reencode = Stage.Reencode.needed
+    /// `video.quality`: each encoder's CRF where it gives about the same quality (FFmpeg's and
+    /// SVT-AV1's guides), by codec.
+    public static func videoQuality(_ codec: VideoCodec) -> Int {
+        switch codec {
+        case .h264: return 23
+        case .hevc: return 28
+        case .av1: return 35
+        case .vp9: return 33
+        }
+    }
+    /// `video.audio`: AAC in MP4, Opus in WebM (which holds no AAC).
+    public static func videoAudio(_ codec: VideoCodec) -> Stage.VideoAudio { codec.audioCodecs[0] }
+    /// `video.hdr`: kept where the codec can say so (10-bit HEVC, AV1), tone-mapped to SDR otherwise.
+    public static func videoHDR(_ codec: VideoCodec) -> Stage.VideoHDR { codec.keepsHDR ? .keep : .tonemap }
+    /// `limits.maxVideoDuration`: longer than any phone's clip, shorter than a day's recording.
+    public static let maxVideoDurationSeconds = 3 * 3600
+    /// `limits.maxVideoFrames`: three hours at 60 fps.
+    public static let maxVideoFrames = 648_000
     /// `variants.placeholder`: none unless asked for.
     public static let placeholder: Stage.Placeholder? = nil
     /// A Live Photo stays a pair unless the pipeline says otherwise.

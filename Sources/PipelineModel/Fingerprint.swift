@@ -32,6 +32,9 @@ extension Stage {
             // raw at its default: the text from before the option.
             return "decode(animated=\(options.animated)\(options.raw == Defaults.rawSource ? "" : ",raw=\(options.raw.rawValue)"))"
         case .poster(let poster): return "poster(at=\(poster.at.fingerprint))"
+        case .video(let video):
+            return "video(\(video.renditions.map(\.fingerprint).joined(separator: ";")),maxPixelSize=\(video.maxPixelSize.map(String.init) ?? "*"),"
+                + "maxFps=\(video.maxFps),reencode=\(video.reencode.rawValue))"
         case .downsample(let options):
             // A square box fitted inside is maxPixelSize's: the same text as before the other fits.
             if let side = options.box.width, options.box.height == side, options.fit == Fit() { return "downsample(\(side))" }
@@ -57,6 +60,11 @@ extension Stage {
             return "write(\(options.path.text)\(poster))"
         }
     }
+}
+
+extension Stage.Rendition {
+    /// One rendition's settings: what its output depends on besides the stage's size and rate.
+    public var fingerprint: String { "\(codec.rawValue),q=\(quality),audio=\(audio.rawValue),hdr=\(hdr.rawValue)" }
 }
 
 extension Stage.PosterTime {

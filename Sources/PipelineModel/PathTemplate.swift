@@ -14,11 +14,12 @@ import Foundation
 /// - `{inputHash}`: the input's SHA-256, all 64 hex digits (`{inputHash:N}`: the first N), the same
 ///   for every output of an item;
 /// - `{size}`, `{width}`, `{height}`: with `variants`, the variant's size as listed (`1280`, or a
-///   box's `1200x630`) and its pixels.
+///   box's `1200x630`) and its pixels;
+/// - `{codec}`: with `video`, a rendition's codec (`h264`, `av1`…).
 public struct PathTemplate: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case literal(String)
-        case dir, stem, ext, inputExt, size, width, height
+        case dir, stem, ext, inputExt, size, width, height, codec
         case date([DateToken])
         /// The output's own bytes'.
         case hash(length: Int)
@@ -49,9 +50,11 @@ public struct PathTemplate: Equatable, Sendable {
         public var size: VariantSize?
         public var width: Int?
         public var height: Int?
+        /// A video rendition's codec.
+        public var codec: String?
 
         public init(dir: String, stem: String, ext: String, inputExt: String, captured: (date: Date, utcOffsetSeconds: Int?)? = nil,
-                    inputHash: String? = nil, size: VariantSize? = nil, width: Int? = nil, height: Int? = nil) {
+                    inputHash: String? = nil, size: VariantSize? = nil, width: Int? = nil, height: Int? = nil, codec: String? = nil) {
             self.dir = dir
             self.stem = stem
             self.ext = ext
@@ -61,6 +64,7 @@ public struct PathTemplate: Equatable, Sendable {
             self.size = size
             self.width = width
             self.height = height
+            self.codec = codec
         }
     }
 
@@ -93,7 +97,7 @@ public struct PathTemplate: Equatable, Sendable {
     /// Placeholders without an argument, by name.
     static let simplePlaceholders: [(String, Piece)] = [("dir", .dir), ("stem", .stem), ("ext", .ext), ("inputExt", .inputExt),
                                                         ("hash", .hash(length: 10)), ("inputHash", .inputHash(length: 64)),
-                                                        ("size", .size), ("width", .width), ("height", .height)]
+                                                        ("size", .size), ("width", .width), ("height", .height), ("codec", .codec)]
     /// The placeholders that take a length: `{hash:N}`, `{inputHash:N}`.
     static let hashes: [(String, (Int) -> Piece)] = [("hash", { .hash(length: $0) }), ("inputHash", { .inputHash(length: $0) })]
     /// How many hex digits `{hash:N}` may take.
@@ -113,7 +117,7 @@ public struct PathTemplate: Equatable, Sendable {
             return .date(try dateTokens(String(name.dropFirst(5)), placeholder: name))
         }
         throw TemplateError("unknown placeholder {\(name)}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, "
-                            + "{inputHash:N}, {size}, {width} or {height}")
+                            + "{inputHash:N}, {size}, {width}, {height} or {codec}")
     }
 
     private static func dateTokens(_ pattern: String, placeholder: String) throws -> [DateToken] {
@@ -176,7 +180,8 @@ public struct PathTemplate: Equatable, Sendable {
     }
 
     /// Expands the template. A variant's placeholder for an output that is no variant (a movie
-    /// beside its poster's variants) takes the separator before it along: `IMG_1-{size}.mov` is `IMG_1.mov`.
+    /// beside its poster's variants), or `{codec}` for one that is no rendition, takes the
+    /// separator before it along: `IMG_1-{size}.mov` is `IMG_1.mov`.
     public func render(_ values: Values) -> String {
         var expanded = ""
         for piece in pieces {
@@ -186,8 +191,9 @@ public struct PathTemplate: Equatable, Sendable {
             case .stem: expanded += values.stem
             case .ext: expanded += values.ext
             case .inputExt: expanded += values.inputExt
-            case .size, .width, .height:
-                let value = piece == .size ? values.size?.text : (piece == .width ? values.width : values.height).map(String.init)
+            case .size, .width, .height, .codec:
+                let value = piece == .size ? values.size?.text : piece == .codec ? values.codec
+                    : (piece == .width ? values.width : values.height).map(String.init)
                 if let value { expanded += value } else if let last = expanded.last, "-_. ".contains(last) { expanded.removeLast() }
             case .hash(let length): expanded += "{hash:\(length)}" // until the output is encoded: `resolvingOutputHash`
             case .inputHash(let length): expanded += String((values.inputHash ?? String(repeating: "0", count: 64)).prefix(length))

@@ -57,6 +57,10 @@ public struct Pipeline: Equatable, Sendable {
         public var maxFileBytes: ByteSize
         /// Images with more frames or pages (GIF, WebP, HEIF sequences, TIFF) fail on their header.
         public var maxFrames: Int
+        /// A longer movie fails on its header (its length as the container states it).
+        public var maxVideoDurationSeconds: Int
+        /// A movie with more frames (length × rate, from its header) fails on its header.
+        public var maxVideoFrames: Int
         /// An item still running after this long is abandoned and fails (with worker isolation;
         /// a decode stuck in mediabatch's own process cannot be stopped safely).
         public var timeoutSeconds: Int

@@ -95,6 +95,8 @@ struct PipelineDecoder {
             maxPixels: try object.value(LimitsKeys.maxPixels),
             maxFileBytes: try object.value(LimitsKeys.maxFileBytes),
             maxFrames: try object.value(LimitsKeys.maxFrames),
+            maxVideoDurationSeconds: try object.value(LimitsKeys.maxVideoDuration),
+            maxVideoFrames: try object.value(LimitsKeys.maxVideoFrames),
             timeoutSeconds: try object.value(LimitsKeys.timeout))
         try object.finish(declared: LimitsKeys.all)
         return limits

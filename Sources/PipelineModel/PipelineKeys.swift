@@ -70,11 +70,15 @@ enum LimitsKeys {
                                   "A larger input fails fileTooLarge before a byte is read.")
     static let maxFrames = Key("maxFrames", .positiveInteger, .value(Defaults.maxFrames),
                                "An image with more frames or pages fails tooManyFrames on its header.")
+    static let maxVideoDuration = Key("maxVideoDuration", .duration, .value(Defaults.maxVideoDurationSeconds),
+                                      "A movie longer than this (\"90s\", \"2m\", \"1h\" or seconds), from its header, fails tooLong before decoding.")
+    static let maxVideoFrames = Key("maxVideoFrames", .positiveInteger, .value(Defaults.maxVideoFrames),
+                                    "A movie with more frames (its length × its frame rate, from its header) fails tooManyFrames before decoding.")
     static let timeout = Key("timeout", .duration, .value(Defaults.timeoutSeconds),
                              "An item still running after this (\"90s\", \"2m\", \"1h\" or seconds) is abandoned and fails timedOut.")
 
     static let all = [concurrency.described, memoryBudget.described, maxPixels.described, maxFileBytes.described, maxFrames.described,
-                      timeout.described]
+                      maxVideoDuration.described, maxVideoFrames.described, timeout.described]
 }
 
 extension ValueSyntax where Value == Int {

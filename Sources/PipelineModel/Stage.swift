@@ -6,6 +6,8 @@ public enum Stage: Equatable, Sendable {
     case decode(Decode)
     /// Gives a video item a picture: one of its frames, for the image stages after it.
     case poster(Poster)
+    /// Gives a video item web renditions: one per codec, re-encoded (or remuxed where it already fits).
+    case video(Video)
     /// Fits each picture to a box.
     case downsample(Downsample)
     case transcode(Transcode)
@@ -59,6 +61,63 @@ public enum Stage: Equatable, Sendable {
         case seconds(Double)
         /// Percent of the duration, 0–100.
         case percent(Double)
+    }
+
+    /// What `video` makes of each movie: one rendition per codec, all of the same size and rate.
+    public struct Video: Equatable, Sendable {
+        /// One per codec, in the order listed.
+        public var renditions: [Rendition]
+        /// The longest side's maximum; nil: the source's size. Never upscaled.
+        public var maxPixelSize: Int?
+        /// Frames per second at most: a faster movie drops frames to this rate.
+        public var maxFps: Int
+        public var reencode: Reencode
+
+        public init(renditions: [Rendition], maxPixelSize: Int? = nil, maxFps: Int = Defaults.maxFps,
+                    reencode: Reencode = Defaults.reencode) {
+            self.renditions = renditions
+            self.maxPixelSize = maxPixelSize
+            self.maxFps = maxFps
+            self.reencode = reencode
+        }
+    }
+
+    /// One web rendition of a movie.
+    public struct Rendition: Codable, Equatable, Hashable, Sendable {
+        public var codec: VideoCodec
+        /// The encoder's constant rate factor (lower is better and larger).
+        public var quality: Int
+        public var audio: VideoAudio
+        public var hdr: VideoHDR
+
+        public init(codec: VideoCodec, quality: Int? = nil, audio: VideoAudio? = nil, hdr: VideoHDR? = nil) {
+            self.codec = codec
+            self.quality = quality ?? Defaults.videoQuality(codec)
+            self.audio = audio ?? Defaults.videoAudio(codec)
+            self.hdr = hdr ?? Defaults.videoHDR(codec)
+        }
+    }
+
+    /// The sound of a rendition.
+    public enum VideoAudio: String, CaseIterable, Codable, Sendable {
+        case aac, opus
+        /// The source's audio packets as they are (where the container can hold them).
+        case copy
+        case none
+    }
+
+    /// A movie has no gain map to drop: its HDR is tone-mapped or kept.
+    public enum VideoHDR: String, CaseIterable, Codable, Sendable {
+        /// PQ and HLG to SDR BT.709.
+        case tonemap
+        /// 10-bit, the source's transfer and primaries signalled (HEVC, AV1).
+        case keep
+    }
+
+    public enum Reencode: String, CaseIterable, Codable, Sendable {
+        /// Streams that already fit (codec, size, rate, pixel format, upright) are copied, not re-encoded.
+        case needed
+        case always
     }
 
     public struct Decode: Equatable, Sendable {
@@ -145,7 +204,7 @@ public enum Stage: Equatable, Sendable {
 
     /// Stage kinds, in the order a pipeline lists them.
     public enum Name: String, CaseIterable, Codable, Sendable {
-        case filter, decode, poster, downsample, transcode, variants, stripMetadata, write
+        case filter, decode, poster, video, downsample, transcode, variants, stripMetadata, write
     }
 
     /// How pipeline files spell stages: each kind by its name, plus presets (see `StageSyntax`).
@@ -156,6 +215,7 @@ public enum Stage: Equatable, Sendable {
         case .filter: return .filter
         case .decode: return .decode
         case .poster: return .poster
+        case .video: return .video
         case .downsample: return .downsample
         case .transcode: return .transcode
         case .variants: return .variants
@@ -192,6 +252,20 @@ extension Stage.Poster {
         case .percent(let percent): frame = "the frame at \(percent)% of the duration"
         }
         return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it"
+    }
+}
+
+extension Stage.Video {
+    /// What the stage makes, in words, for `mediabatch validate`.
+    public var explanation: String {
+        let renditions = renditions.map { rendition in
+            "\(rendition.codec.rawValue) in \(rendition.codec.container.rawValue) (CRF \(rendition.quality), audio \(rendition.audio.rawValue), HDR "
+                + (rendition.hdr == .keep ? "kept as 10-bit" : "tone-mapped to SDR BT.709") + ")"
+        }
+        let size = maxPixelSize.map { "at most \($0) px on the longest side (never upscaled)" } ?? "at the movie's own size"
+        let copy = reencode == .needed ? "streams that already fit are copied" : "every stream re-encoded"
+        return "each movie as " + renditions.joined(separator: ", ") + ", \(size), at most \(maxFps) fps, upright, +faststart, "
+            + "location removed, date, camera and Live Photo identifier kept; \(copy)"
     }
 }
 

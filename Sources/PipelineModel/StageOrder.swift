@@ -24,6 +24,7 @@ extension PipelineDecoder {
                 let variants = Self.variants(of: stages)
                 try checkNames(write.path, "path", reader, variants: variants, bothPairFilesEncoded: pairs == .both && seen.contains(.decode))
                 if seen.contains(.poster) { try checkNames(write.posterPath, "posterPath", reader, variants: variants, bothPairFilesEncoded: false) }
+                if let video = Self.video(of: stages) { try checkRenditionNames(write.path, reader, video) }
             }
         }
         let firstEffect = stages.firstIndex { Self.pixelStages.contains($0.name) || $0.name == .stripMetadata }
@@ -47,6 +48,21 @@ extension PipelineDecoder {
         return nil
     }
 
+    private static func video(of stages: [Stage]) -> Stage.Video? {
+        for case .video(let video) in stages { return video }
+        return nil
+    }
+
+    /// Several renditions of a movie need a path that tells them apart: {codec}, {hash}, or
+    /// {ext} where their containers differ.
+    private func checkRenditionNames(_ template: PathTemplate, _ stage: JSONReader, _ video: Stage.Video) throws {
+        let containers = video.renditions.map(\.codec.container)
+        guard video.renditions.count > 1, !template.uses("codec"), !template.awaitsOutputHash,
+              !(template.uses("ext") && Set(containers).count == containers.count) else { return }
+        throw stage.child("path", .string(template.text)).fail(
+            "with \(video.renditions.count) video codecs, expected {codec} in \"\(template.text)\", or every rendition would be written to the same file")
+    }
+
     /// Where one stage may stand, given the stages before it.
     private func checkPlace(_ stage: Stage, _ spelled: String, _ reader: JSONReader, seen: Set<Stage.Name>) throws {
         if stage.name == .filter, seen.contains(.decode) { throw reader.fail("\"filter\" must come before \"decode\"") }
@@ -55,6 +71,7 @@ extension PipelineDecoder {
             throw reader.fail("\"\(spelled)\" needs a \"decode\" stage before it\(why)")
         }
         if seen.contains(.write), stage.name != .write { throw reader.fail("\"write\" must be the last stage") }
+        if stage.name == .video, !seen.contains(.decode) { throw reader.fail("\"video\" needs a \"decode\" stage before it") }
         if stage.name == .poster {
             guard seen.contains(.decode) else { throw reader.fail("\"poster\" needs a \"decode\" stage before it") }
             if let shaping = Stage.Name.allCases.first(where: { seen.contains($0) && Self.pixelStages.contains($0) }) {

@@ -15,7 +15,7 @@ struct StageSyntax {
     let make: (ObjectReader) throws -> Stage
 
     /// Every spelling, in the order messages list them.
-    static let all: [StageSyntax] = [filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation]
+    static let all: [StageSyntax] = [filter, decode, poster, video, downsample, transcode, variants, stripMetadata, write, stripLocation]
 
     /// Every key of this stage's object, `"stage"` included.
     var keys: [DescribedKey] {
@@ -58,6 +58,30 @@ extension StageSyntax {
             + "written at write.posterPath. Images pass through. After decode, before the stages that shape pictures.",
         options: [PosterKeys.at.described]) { object in
             .poster(.init(at: try object.value(PosterKeys.at)))
+        }
+
+    static let video = StageSyntax(
+        spelling: "video", name: .video,
+        help: "Gives each video web renditions, one per codec (MP4, or WebM for vp9), upright, at most maxPixelSize and maxFps, "
+            + "+faststart, location removed; streams that already fit are copied (reencode needed). Images pass through. After decode.",
+        options: [VideoKeys.codec.described, VideoKeys.maxPixelSize.described, VideoKeys.quality.described, VideoKeys.maxFps.described,
+                  VideoKeys.audio.described, VideoKeys.reencode.described, VideoKeys.hdr.described]) { object in
+            let codecs = try object.value(VideoKeys.codec)
+            let quality = try object.videoQuality(for: codecs)
+            let audio = try object.optionalValue(VideoKeys.audio), hdr = try object.optionalValue(VideoKeys.hdr)
+            for codec in codecs {
+                if let audio, ![.copy, .none].contains(audio), !codec.audioCodecs.contains(audio) {
+                    throw try object.required(VideoKeys.audio.name).expected(
+                        "\(codec.audioCodecs.map(\.rawValue).joined(separator: " or ")), copy or none: \(codec.rawValue) is written as "
+                        + "\(codec.container.rawValue), which holds no \(audio.rawValue)")
+                }
+                if hdr == .keep, !codec.keepsHDR {
+                    throw try object.required(VideoKeys.hdr.name).expected("tonemap: keep writes 10-bit HEVC or AV1, and \(codec.rawValue) is listed")
+                }
+            }
+            return .video(.init(renditions: codecs.map { .init(codec: $0, quality: quality[$0], audio: audio, hdr: hdr) },
+                                maxPixelSize: try object.optionalValue(VideoKeys.maxPixelSize),
+                                maxFps: try object.value(VideoKeys.maxFps), reencode: try object.value(VideoKeys.reencode)))
         }
 
     static let downsample = StageSyntax(
@@ -232,6 +256,77 @@ enum PosterKeys {
     static let at = Key("at", .posterTime, .value(Defaults.posterTime),
                         "auto: the most representative keyframe of the first third, never black, faded or blurred (a movie under 2 s: "
                         + "its sharpest frame); a number: seconds from the start (past the end: the last frame); \"N%\": percent of the duration.")
+}
+
+enum VideoKeys {
+    static let codec = Key("codec", ValueSyntax<VideoCodec>.choice("a video codec").oneOrDistinct(of: "codec"), .value(Defaults.videoCodecs),
+                           "h264 (libx264, High, 8-bit), hevc (libx265, hvc1), av1 (SVT-AV1) or vp9 (WebM), or a list of them: one "
+                           + "rendition each, named apart by {codec} in write.path.")
+    static let maxPixelSize = Key("maxPixelSize", .positiveInteger, .noDefault,
+                                  "The longest side's maximum, in pixels; by default the movie's own size. Never upscaled.")
+    static let quality = Key("quality", .videoQuality, .noDefault,
+                             "The encoder's CRF (lower: better, larger): a number, or one per codec ({\"av1\": 35, \"h264\": 23}); "
+                             + "by default " + VideoCodec.allCases.map { "\($0.rawValue) \(Defaults.videoQuality($0))" }.joined(separator: ", ") + ".")
+    static let maxFps = Key("maxFps", .positiveInteger, .value(Defaults.maxFps), "Frames per second at most; a faster movie drops frames to this rate.")
+    static let audio = Key("audio", ValueSyntax<Stage.VideoAudio>.choice("aac, opus, copy or none"), .noDefault,
+                           "aac or opus (re-encoded unless the source's already is), copy (the source's packets) or none; by default aac, "
+                           + "opus in WebM (vp9).")
+    static let reencode = Key("reencode", ValueSyntax<Stage.Reencode>.choice("needed or always"), .value(Defaults.reencode),
+                              "needed: a stream that already fits (codec, size, rate, 8-bit 4:2:0 limited range, upright) is copied, not "
+                              + "re-encoded; always: every stream is re-encoded.")
+    static let hdr = Key("hdr", ValueSyntax<Stage.VideoHDR>.choice("tonemap or keep"), .noDefault,
+                         "A PQ or HLG movie: tonemap to SDR BT.709, or keep as 10-bit with its transfer and primaries (hevc, av1); by "
+                         + "default keep for hevc and av1, tonemap for h264 and vp9.")
+}
+
+/// `video.quality` as written: one CRF, or one per codec.
+enum VideoQuality {
+    case one(Int)
+    case perCodec([VideoCodec: Int])
+}
+
+extension ValueSyntax where Value == VideoQuality {
+    static let videoQuality: ValueSyntax = {
+        let number = ValueSyntax<Int>.integer(in: 0...63)
+        let perCodec = objectSchema(VideoCodec.allCases.map {
+            DescribedKey(name: $0.rawValue, required: false, schema: ValueSyntax<Int>.integer(in: $0.qualityRange).schema)
+        })
+        return ValueSyntax(schema: ["anyOf": [number.schema, perCodec]], read: { reader in
+            guard case .object = reader.value else { return .one(try number.read(reader)) }
+            let object = try reader.object()
+            var values: [VideoCodec: Int] = [:]
+            for key in object.keys {
+                let codec = try reader.child(key, .string(key)).oneOf("a video codec", VideoCodec.allCases.map { ($0.rawValue, $0) })
+                values[codec] = try ValueSyntax<Int>.integer(in: codec.qualityRange).read(object.required(key))
+            }
+            try object.finish()
+            return .perCodec(values)
+        }, json: nil)
+    }()
+}
+
+extension ObjectReader {
+    /// `video.quality` for each of `codecs`: a number is the one codec's, in its range; an object
+    /// names only codecs listed. A codec not given takes its default (see `Stage.Rendition`).
+    func videoQuality(for codecs: [VideoCodec]) throws -> [VideoCodec: Int] {
+        guard let given = optional(VideoKeys.quality.name) else { return [:] }
+        switch try VideoKeys.quality.syntax.read(given) {
+        case .one(let value):
+            guard codecs.count == 1 else {
+                throw given.expected("one CRF per codec, as {\"\(codecs[0].rawValue)\": …}: \(codecs.count) codecs are listed and their scales differ")
+            }
+            guard codecs[0].qualityRange.contains(value) else {
+                throw given.expected("an integer from \(codecs[0].qualityRange.lowerBound) to \(codecs[0].qualityRange.upperBound) for \(codecs[0].rawValue)")
+            }
+            return [codecs[0]: value]
+        case .perCodec(let values):
+            if let stray = values.keys.sorted(by: { $0.rawValue < $1.rawValue }).first(where: { !codecs.contains($0) }) {
+                throw given.child(stray.rawValue, .string(stray.rawValue))
+                    .expected("one of this stage's codecs (\(codecs.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return values
+        }
+    }
 }
 
 enum WriteKeys {

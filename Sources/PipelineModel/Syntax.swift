@@ -103,6 +103,16 @@ extension ValueSyntax {
         }, json: nil)
     }
 
+    /// One of these values, or an array of distinct ones (`"h264"` or `["av1", "h264"]`).
+    func oneOrDistinct(of what: String) -> ValueSyntax<[Value]> where Value: Equatable {
+        let list = distinctList(of: what)
+        let read = self.read, json = self.json
+        return ValueSyntax<[Value]>(schema: ["anyOf": [schema, list.schema]], read: { reader in
+            guard case .array = reader.value else { return [try read(reader)] }
+            return try list.read(reader)
+        }, json: json.map { json in { $0.count == 1 ? json($0[0]) : .array($0.map(json)) } })
+    }
+
     /// One of these values, or an array of them (`"heic"` or `["heic", "avif"]`).
     func oneOrMore(minItems: Int = 0, empty: String = "") -> ValueSyntax<[Value]> {
         let list = self.list(minItems: minItems, empty: empty)

@@ -98,6 +98,8 @@ public struct OutputRecord: Codable, Equatable, Sendable, FetchableRecord, Persi
     public var role: String?
     /// A movie output's video codec (libavcodec's name).
     public var codec: String?
+    /// A rendition's RFC 6381 `codecs` parameter (`avc1.64001F`).
+    public var codecs: String?
     /// An animation's frames and length in seconds; nil for a single frame.
     public var frames: Int?
     public var duration: Double?
@@ -255,6 +257,9 @@ public final class StateStore: @unchecked Sendable {
                 table.add(column: "role", .text)
                 table.add(column: "codec", .text)
             }
+        }
+        migrator.registerMigration("v10: rendition codecs") { db in
+            try db.alter(table: "outputs") { table in table.add(column: "codecs", .text) }
         }
         return migrator
     }

@@ -68,6 +68,10 @@ final class ProgressReporter: @unchecked Sendable {
             text += ", ETA \(Self.duration(Double(total - done) / rate))"
         }
         text += ", memory \(ByteSize.format(reservedBytes())) of \(budget)"
+        // Long items (a movie's renditions) say how far they are: "IMG_0001.MOV h264 120/900 frames".
+        for entry in ItemProgress.shared.inFlight {
+            text += "; \(entry.item) \(entry.work) \(entry.done)/\(entry.total.map(String.init) ?? "?") frames"
+        }
         return text
     }
 

@@ -15,6 +15,7 @@ struct ValidateCommand: ParsableCommand {
         print("\(file.pipeline): valid (version \(loaded.version), \(loaded.stages.count) stages: \(stages))")
         for case .decode(let decode) in loaded.stages { print("  decode: \(decode.explanation)") }
         for case .poster(let poster) in loaded.stages { print("  poster: \(poster.explanation)") }
+        for case .video(let video) in loaded.stages { print("  video: \(video.explanation)") }
         for case .downsample(let downsample) in loaded.stages { print("  downsample: \(downsample.explanation)") }
         for case .transcode(let transcode) in loaded.stages { print("  transcode: \(transcode.explanation)") }
         for case .variants(let variants) in loaded.stages { print("  variants: \(variants.explanation)") }

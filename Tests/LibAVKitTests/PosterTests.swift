@@ -17,15 +17,9 @@ final class PosterTests: XCTestCase {
         try! Vips.start()
     }
 
-    /// Makes a clip with the ffmpeg CLI: `input` its lavfi source, `options` its encoding.
     static func clip(_ name: String, _ input: String, _ options: [String]) throws -> String {
-        let path = Fixtures.temporaryFolder("posters").appendingPathComponent(name).path
-        let made = try runProcess("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", input] + options + [path])
-        precondition(made.exitCode == 0, made.stderr)
-        return path
+        try Movies.clip(name, input, options, folder: "posters")
     }
-
-    static let hevcHDR = ["-c:v", "libx265", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1", "-colorspace", "bt2020nc", "-color_primaries", "bt2020"]
 
     /// The CLI's frame at `seconds` (a quarter frame early, so rounding cannot skip it) through
     /// `filters`, as an image (the CLI turns the picture upright itself).
@@ -68,21 +62,13 @@ final class PosterTests: XCTestCase {
     func testRotatedAndHDRClipsAreUprightAndToneMappedAsTheCLIDoes() throws {
         let stored = try Self.clip("stored.mov", "testsrc2=size=320x180:rate=30:duration=3",
                                    ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1"])
-        // FFmpeg 5.1 writes a display matrix from `rotate` when it copies the stream; 7.1 from its input option.
-        let rotated = Fixtures.temporaryFolder("posters").appendingPathComponent("rotated.mov").path
-        var remux = try runProcess("ffmpeg", ["-v", "error", "-y", "-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated])
-        if try LibAV.probe(path: rotated).rotationClockwise == 0 {
-            remux = try runProcess("ffmpeg", ["-v", "error", "-y", "-display_rotation", "90", "-i", stored, "-c", "copy", rotated])
-        }
-        XCTAssertEqual(remux.exitCode, 0, remux.stderr)
+        let rotated = try Movies.rotated(stored, name: "rotated.mov")
         XCTAssertEqual(try LibAV.probe(path: rotated).rotationClockwise, 270)
         let poster = try LibAV.poster(path: rotated, at: .seconds(1))
         XCTAssertEqual([poster.width, poster.height], [180, 320], "turned a quarter")
         try assertMatchesTheCLI(rotated, poster)
         for (name, transfer) in [("pq.mp4", "smpte2084"), ("hlg.mp4", "arib-std-b67")] {
-            // The colour in the HEVC stream itself, as a phone writes it (FFmpeg 7.1 passes -color_trc to x265 no more).
-            let hdr = try Self.clip(name, "testsrc2=size=320x180:rate=30:duration=3", Self.hevcHDR + [
-                "-color_trc", transfer, "-x265-params", "log-level=error:colorprim=bt2020:colormatrix=bt2020nc:transfer=\(transfer)"])
+            let hdr = try Movies.hdrClip(name, transfer: transfer)
             let poster = try LibAV.poster(path: hdr, at: .auto)
             XCTAssertTrue(poster.toneMapped, name)
             try assertMatchesTheCLI(hdr, poster, filters: Self.toneMap + ",format=rgb24")

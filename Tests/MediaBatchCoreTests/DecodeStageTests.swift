@@ -46,7 +46,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(written, ["small.gif"])
     }
 
-    private let stage = DecodeStage(options: .init(), maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames)
+    private let stage = DecodeStage(options: .init(), maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames, maxVideoSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames)
     private let decodeAndWrite = #"{"stage": "decode"}, {"stage": "write"}"#
 
     func testPlansThePrimaryPictureFromTheHeaderWithoutDecodingPixels() throws {
@@ -119,7 +119,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
 
     func testTheLimitsDecideWhetherNotHow() throws {
         var fingerprint = ItemFingerprint(recipe: [])
-        DecodeStage(options: .init(), maxPixels: 10, maxFrames: 1).fingerprint(&fingerprint, format: .jpeg)
+        DecodeStage(options: .init(), maxPixels: 10, maxFrames: 1, maxVideoSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames).fingerprint(&fingerprint, format: .jpeg)
         stage.fingerprint(&fingerprint, format: .jpeg)
         stage.fingerprint(&fingerprint, format: nil)
         XCTAssertEqual(fingerprint.recipe, ["decode", "decode"], "the same whatever the limits; nothing for a file that is not media")
@@ -129,7 +129,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
     /// before the option), and never in another format's.
     func testRawIsInACameraRawsRecipeOnlyAwayFromItsDefault() {
         var fingerprint = ItemFingerprint(recipe: [])
-        let develop = DecodeStage(options: .init(raw: .develop), maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames)
+        let develop = DecodeStage(options: .init(raw: .develop), maxPixels: Defaults.maxPixels, maxFrames: Defaults.maxFrames, maxVideoSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames)
         stage.fingerprint(&fingerprint, format: .dng)
         develop.fingerprint(&fingerprint, format: .nef)
         develop.fingerprint(&fingerprint, format: .jpeg)
@@ -181,7 +181,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
     func testAnimatedChangesTheFingerprintOfAnimatingFormatsOnly() {
         func recipe(_ animated: Bool, _ format: MediaFormat) -> [String] {
             var fingerprint = ItemFingerprint(recipe: [])
-            DecodeStage(options: .init(animated: animated), maxPixels: 1, maxFrames: 1).fingerprint(&fingerprint, format: format)
+            DecodeStage(options: .init(animated: animated), maxPixels: 1, maxFrames: 1, maxVideoSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames).fingerprint(&fingerprint, format: format)
             return fingerprint.recipe
         }
         XCTAssertNotEqual(recipe(true, .gif), recipe(false, .gif))

@@ -46,6 +46,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.output.root?.path, "/jobs/out/web")
         XCTAssertEqual(pipeline.limits, .init(concurrency: 2, memoryBudget: ByteSize(bytes: 1 << 30), maxPixels: 268_402_689,
                                               maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
+                                              maxVideoDurationSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames,
                                               timeoutSeconds: Defaults.timeoutSeconds))
         XCTAssertEqual(pipeline.stages.map(\.name), [.filter, .decode, .downsample, .transcode, .stripMetadata, .write])
         XCTAssertEqual(pipeline.stages[0], .filter(.init(match: .all([.kind(.images), .not(.format([.gif]))]), livePhotoVideo: .keepWithStill)))
@@ -71,6 +72,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertEqual(pipeline.input.exclude.map(\.pattern), Defaults.exclude)
         XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels,
                                               maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
+                                              maxVideoDurationSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames,
                                               timeoutSeconds: Defaults.timeoutSeconds))
         XCTAssertEqual(pipeline.input.formats, Set(MediaFormat.inputs))
         XCTAssertEqual([pipeline.input.extensionMismatch == .fail, pipeline.input.followSymlinks, pipeline.input.trusted],
@@ -155,7 +157,7 @@ final class PipelineDecoderTests: XCTestCase {
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,
              #"stages[1].maxPixelSize: expected a positive integer, found "big""#),
             (stages(#"{"stage": "resize"}"#),
-             #"stages[0].stage: expected a stage name (one of filter, decode, poster, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
+             #"stages[0].stage: expected a stage name (one of filter, decode, poster, video, downsample, transcode, variants, stripMetadata, write, stripLocation), found "resize""#),
             (stages(#"{"stage": "decode", "fast": true}"#),
              #"stages[0].fast: unknown key; expected one of "animated", "raw", "stage""#),
             (#"{"version": 2, "stages": [{"stage": "decode"}]}"#,
@@ -212,7 +214,7 @@ final class PipelineDecoderTests: XCTestCase {
              #"stages[1].path: ".." would leave the output root, found "../{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "{dir}/{name}.{ext}"}"#),
              "stages[1].path: unknown placeholder {name}; expected {dir}, {stem}, {ext}, {inputExt}, {date:yyyy-MM-dd}, {hash:N}, {inputHash:N}, "
-             + "{size}, {width} or {height}"),
+             + "{size}, {width}, {height} or {codec}"),
             (stages(#"{"stage": "decode"}, {"stage": "write", "path": "/tmp/{stem}.{ext}"}"#),
              #"stages[1].path: expected a path relative to the output root, found "/tmp/{stem}.{ext}""#),
             (stages(#"{"stage": "decode"}, {"stage": "stripMetadata", "remove": ["location", "faces"]}, {"stage": "write"}"#),

@@ -32,7 +32,7 @@ final class PipelineSchemaTests: XCTestCase {
         let spelled: [String: Any] = ["version": 1, "input": defaults("input"), "limits": defaults("limits"),
                                       "onError": properties["onError"].flatMap { ($0 as! [String: Any])["default"] }!, "stages": stages]
         XCTAssertEqual(defaults("input").count, 7)
-        XCTAssertEqual(defaults("limits").count, 5)
+        XCTAssertEqual(defaults("limits").count, 7)
         let bare = #"{"version": 1, "stages": [{"stage": "filter", "match": "images"}, {"stage": "decode"}, {"stage": "transcode", "to": "webp"}, {"stage": "write"}]}"#
         XCTAssertEqual(try Pipeline.decode(JSONSerialization.data(withJSONObject: spelled), baseDirectory: base),
                        try Pipeline.decode(Data(bare.utf8), baseDirectory: base))

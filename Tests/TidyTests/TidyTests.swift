@@ -71,7 +71,7 @@ final class TidyTests: XCTestCase {
         }
         let stages = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("MediaBatchCore/Stages").path)
             .filter { $0.hasSuffix("Stage.swift") && $0 != "PipelineStage.swift" }
-        XCTAssertEqual(stages.count, 8)
+        XCTAssertEqual(stages.count, 9)
         for stage in stages {
             let test = "MediaBatchCoreTests/" + stage.replacingOccurrences(of: ".swift", with: "Tests.swift")
             XCTAssertTrue(FileManager.default.fileExists(atPath: tests.appendingPathComponent(test).path), test)

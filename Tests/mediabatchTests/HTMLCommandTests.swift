@@ -73,35 +73,64 @@ final class HTMLCommandTests: XCTestCase {
 
     /// A movie with a poster is a `<video>` at the movie's size showing the poster's largest JPEG,
     /// fetching nothing of the movie before it is played; the movie's own output is its source.
-    func testAMovieIsAVideoWithItsPoster() throws {
+    /// `stages` run over the iPhone 6 movie as `clip.mov`: the output folder and its manifest.
+    func runOverAMovie(_ stages: String) throws -> (output: URL, manifest: URL) {
         let input = Fixtures.temporaryFolder("html-in"), output = Fixtures.temporaryFolder("html-out")
         try FileManager.default.copyItem(atPath: Fixtures.sample("video/iphone6_with-gps.mov"), toPath: input.appendingPathComponent("clip.mov").path)
         let pipeline = Fixtures.temporaryFolder("html-pipeline").appendingPathComponent("p.json")
-        try Data(#"""
-            {"version": 1, "stages": [{"stage": "decode"}, {"stage": "poster"},
-              {"stage": "variants", "sizes": [160, 320], "formats": ["webp", "jpeg"]}, {"stage": "stripLocation"},
-              {"stage": "write", "path": "{stem}-{size}.{ext}", "posterPath": "{stem}-poster-{size}.{ext}"}]}
-            """#.utf8).write(to: pipeline)
-        let manifestURL = output.appendingPathComponent("manifest.json")
+        try Data(#"{"version": 1, "stages": [\#(stages)]}"#.utf8).write(to: pipeline)
+        let manifest = output.appendingPathComponent("manifest.json")
         let ran = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
-                                                            "--quiet", "--manifest", manifestURL.path])
+                                                            "--quiet", "--manifest", manifest.path])
         XCTAssertEqual(ran.exitCode, 0, ran.stderr)
+        return (output, manifest)
+    }
+
+    /// What `html` prints for `manifest`, and its tags as Python's `html.parser` reads them.
+    func printedTags(_ manifest: URL) throws -> (text: String, tags: [Tag]) {
+        let printed = try runProcess(Fixtures.executable.path, ["html", manifest.path])
+        let markup = Fixtures.temporaryFolder("html-markup").appendingPathComponent("video.html")
+        try Data(printed.stdout.utf8).write(to: markup)
+        return (printed.stdout, try JSONDecoder().decode([Tag].self, from: Data(try runProcess("python3", ["-c", Self.parser, markup.path]).stdout.utf8)))
+    }
+
+    func testAMovieIsAVideoWithItsPoster() throws {
+        let (_, manifestURL) = try runOverAMovie(#"""
+            {"stage": "decode"}, {"stage": "poster"}, {"stage": "variants", "sizes": [160, 320], "formats": ["webp", "jpeg"]},
+            {"stage": "stripLocation"}, {"stage": "write", "path": "{stem}-{size}.{ext}", "posterPath": "{stem}-poster-{size}.{ext}"}
+            """#)
         let variants = try XCTUnwrap(try ManifestDocument.read(manifestURL).items.first?.variants)
         let movie = try XCTUnwrap(variants.first { $0.role == .video })
         let duration = try runProcess("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
-                                                  input.appendingPathComponent("clip.mov").path]).stdout
+                                                  Fixtures.sample("video/iphone6_with-gps.mov")]).stdout
         XCTAssertEqual([movie.width, movie.height], [320, 568], "the movie as shown, turned upright")
         XCTAssertEqual(movie.codec, "h264")
         XCTAssertEqual(try XCTUnwrap(movie.duration), try XCTUnwrap(Double(duration.trimmingCharacters(in: .whitespacesAndNewlines))), accuracy: 0.001)
         let poster = try XCTUnwrap(variants.filter { $0.role == .poster && $0.format == "jpeg" }.max { ($0.width ?? 0) < ($1.width ?? 0) })
-        let printed = try runProcess(Fixtures.executable.path, ["html", manifestURL.path])
-        let markup = Fixtures.temporaryFolder("html-markup").appendingPathComponent("video.html")
-        try Data(printed.stdout.utf8).write(to: markup)
-        let tags = try JSONDecoder().decode([Tag].self, from: Data(try runProcess("python3", ["-c", Self.parser, markup.path]).stdout.utf8))
-        XCTAssertEqual(tags.map(\.tag), ["video", "source"], printed.stdout)
+        let (printed, tags) = try printedTags(manifestURL)
+        XCTAssertEqual(tags.map(\.tag), ["video", "source"], printed)
         XCTAssertEqual([tags[0]["poster"], tags[0]["width"], tags[0]["height"], tags[0]["preload"]],
                        [poster.path, movie.width.map(String.init), movie.height.map(String.init), "none"])
         XCTAssertEqual([tags[1]["src"], tags[1]["type"]], [movie.path, "video/quicktime"])
+    }
+
+    /// Renditions in two codecs: AV1 first, H.264 (which every browser plays) last, each `type`
+    /// naming its codecs as RFC 6381 does, so that a browser skips what it cannot play.
+    func testRenditionsAreSourcesWithTheirCodecsAV1First() throws {
+        let (output, manifestURL) = try runOverAMovie(#"""
+            {"stage": "decode"}, {"stage": "poster"}, {"stage": "video", "codec": ["h264", "av1"], "maxPixelSize": 320},
+            {"stage": "write", "path": "{stem}.{codec}.{ext}"}
+            """#)
+        let variants = try XCTUnwrap(try ManifestDocument.read(manifestURL).items.first?.variants)
+        XCTAssertEqual(variants.filter { $0.role == .video }.map(\.codec), ["av1", "h264"])
+        let (printed, tags) = try printedTags(manifestURL)
+        XCTAssertEqual(tags.map(\.tag), ["video", "source", "source"], printed)
+        XCTAssertEqual(tags.dropFirst().map { $0["src"] }, ["clip.av1.mp4", "clip.h264.mp4"])
+        for (tag, codec) in zip(tags.dropFirst(), ["av1", "h264"]) {
+            let level = try XCTUnwrap(try Movies.probe(output.appendingPathComponent("clip.\(codec).mp4").path).streams.first?["level"] as? Int)
+            let expected = codec == "av1" ? String(format: "av01.0.%02dM.08", level) : String(format: "avc1.6400%02X", level)
+            XCTAssertEqual(tag["type"], "video/mp4; codecs=\"\(expected)\"", "as ffprobe reads \(codec)'s level")
+        }
     }
 
     func testAFileThatIsNotAManifestExits2() throws {

@@ -71,18 +71,10 @@ final class InterruptionTests: XCTestCase {
         let pipeline = Fixtures.temporaryFolder("long-item-pipeline").appendingPathComponent("p.json")
         try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
         let report = Fixtures.temporaryFolder("long-item-report").appendingPathComponent("report.json")
-        let arguments = ["run", pipeline.path, "--input", input.path, "--output", output.path, "--jobs", "1", "--report", report.path, "--quiet"]
-        let process = Process()
-        process.executableURL = Fixtures.executable
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (arguments, process) = try startOneAtATime(pipeline, input, output, report: report)
         // The long item's output is being written once its temporary file is there.
         let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.hasSuffix("a_long.png") }) {
-            usleep(10_000)
-        }
+        waitForTemporaryFile("a_long.png", under: output)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 143)
@@ -112,5 +104,96 @@ final class InterruptionTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 143)
         XCTAssertLessThan(try assertOnlyWholeOutputs(output), 24)
+    }
+
+    /// Three movies, each made into AV1 and H.264 renditions (a few seconds each).
+    func renditionRun(_ input: URL, _ output: URL, report: URL) throws -> (arguments: [String], process: Process) {
+        for index in 0..<3 {
+            let clip = try Movies.clip("clip\(index).mp4", "testsrc2=size=480x270:rate=30:duration=4",
+                                       ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+            try FileManager.default.copyItem(atPath: clip, toPath: input.appendingPathComponent("clip\(index).mp4").path)
+        }
+        let pipeline = Fixtures.temporaryFolder("renditions-pipeline").appendingPathComponent("p.json")
+        try Data(#"""
+            {"version": 1, "stages": [{"stage": "decode"}, {"stage": "video", "codec": ["av1", "h264"], "reencode": "always"},
+             {"stage": "write", "path": "{stem}.{codec}.{ext}"}]}
+            """#.utf8).write(to: pipeline)
+        return try startOneAtATime(pipeline, input, output, report: report)
+    }
+
+    /// A run of `pipeline`, one item at a time, in the background; its arguments, for a rerun.
+    func startOneAtATime(_ pipeline: URL, _ input: URL, _ output: URL, report: URL) throws -> (arguments: [String], process: Process) {
+        let arguments = ["run", pipeline.path, "--input", input.path, "--output", output.path, "--jobs", "1", "--report", report.path, "--quiet"]
+        let process = Process()
+        process.executableURL = Fixtures.executable
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (arguments, process)
+    }
+
+    /// Waits until an output whose name holds `name` is being written (its temporary file is there).
+    func waitForTemporaryFile(_ name: String, under output: URL) {
+        let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.contains(name) }) {
+            usleep(5_000)
+        }
+    }
+
+    /// What a killed or interrupted rendition run left: whole movies only, each decodable to its end.
+    func assertWholeRenditions(_ output: URL, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).filter { $0 != ".mediabatch" }.sorted()
+        for name in names {
+            let path = output.appendingPathComponent(name).path
+            XCTAssertEqual(try Movies.decodingErrors(path), "", name, file: file, line: line)
+            XCTAssertEqual(Double(try Movies.probe(path).format["duration"] as? String ?? "") ?? 0, 4, accuracy: 0.05, name, file: file, line: line)
+        }
+        return names
+    }
+
+    /// SIGKILL while a movie's H.264 rendition is being encoded (its AV1 one done): nothing of
+    /// that movie is published, nothing partial is left, and a rerun makes exactly the rest —
+    /// the AV1 rendition finished before the kill is not encoded again.
+    func testSIGKILLDuringARenditionLeavesNothingPartialAndARerunFinishes() throws {
+        let input = Fixtures.temporaryFolder("kill-renditions-in"), output = Fixtures.temporaryFolder("kill-renditions-out")
+        let report = Fixtures.temporaryFolder("kill-renditions-report").appendingPathComponent("report.json")
+        let (arguments, process) = try renditionRun(input, output, report: report)
+        waitForTemporaryFile("clip1.h264", under: output)
+        let killedAt = Date()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let published = try assertWholeRenditions(output)
+        XCTAssertTrue(Set(published).isSubset(of: ["clip0.av1.mp4", "clip0.h264.mp4"]), "\(published): clip1's AV1 rendition is not published alone")
+        let rerun = try runProcess(Fixtures.executable.path, arguments)
+        XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
+        XCTAssertEqual(try assertWholeRenditions(output), ["clip0.av1.mp4", "clip0.h264.mp4", "clip1.av1.mp4", "clip1.h264.mp4",
+                                                           "clip2.av1.mp4", "clip2.h264.mp4"])
+        let finished = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("clip1.av1.mp4").path)[.modificationDate] as? Date
+        XCTAssertLessThan(try XCTUnwrap(finished), killedAt, "the AV1 rendition made before the kill")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/renditions/all").path), [],
+                       "nothing kept once the movie is done")
+        let again = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
+        XCTAssertEqual(again.items.filter { $0.status == .ok }.map(\.input), published.isEmpty ? ["clip0.mp4", "clip1.mp4", "clip2.mp4"] : ["clip1.mp4", "clip2.mp4"])
+        XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path)) ?? [])
+            .filter { !$0.hasSuffix(".bin") }, [])
+    }
+
+    /// SIGTERM while a movie's renditions are being encoded: they are finished and published, nothing
+    /// else is started, and a rerun does the rest.
+    func testSIGTERMDuringARenditionFinishesItsMovie() throws {
+        let input = Fixtures.temporaryFolder("term-renditions-in"), output = Fixtures.temporaryFolder("term-renditions-out")
+        let report = Fixtures.temporaryFolder("term-renditions-report").appendingPathComponent("report.json")
+        let (arguments, process) = try renditionRun(input, output, report: report)
+        waitForTemporaryFile("clip0.av1", under: output)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertEqual(try assertWholeRenditions(output), ["clip0.av1.mp4", "clip0.h264.mp4"])
+        let interrupted = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: report))
+        XCTAssertEqual(interrupted.items.map(\.input), ["clip0.mp4"], "nothing started after the signal")
+        let rerun = try runProcess(Fixtures.executable.path, arguments)
+        XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
+        XCTAssertEqual(try assertWholeRenditions(output).count, 6)
     }
 }

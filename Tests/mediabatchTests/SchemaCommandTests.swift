@@ -22,6 +22,12 @@ final class SchemaCommandTests: XCTestCase {
         "poster-before-decode.json": "stage order",
         "poster-path-without-size.json": "a write path that must tell the variants apart",
         "raw-jpeg-pairs-both-one-name.json": "a write path that must tell a RAW+JPEG pair's files apart (input.rawJpegPairs with decode)",
+        "video-before-decode.json": "stage order",
+        "video-codecs-without-codec-placeholder.json": "a write path that must tell the renditions apart",
+        "video-quality-number-with-two-codecs.json": "an option whose form depends on another's value (quality on codec)",
+        "video-quality-out-of-range.json": "an option whose range depends on another's value (quality on codec)",
+        "video-aac-in-webm.json": "an option whose values depend on another's value (audio on codec)",
+        "video-hdr-keep-h264.json": "an option whose values depend on another's value (hdr on codec)",
     ]
 
     func mediabatch(_ arguments: [String]) throws -> ProcessResult {
@@ -70,6 +76,6 @@ final class SchemaCommandTests: XCTestCase {
                 XCTAssertNotNil(property["description"], "\(keys["stage"]!["const"]!).\(key) has no description")
             }
         }
-        XCTAssertEqual(stages.count, 9, "every spelling, variants and stripLocation included")
+        XCTAssertEqual(stages.count, 10, "every spelling, variants and stripLocation included")
     }
 }

@@ -37,7 +37,10 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
 
     /// Makes what `job.plan` says (the header phase's plan, as the run admitted it).
     func pixels(_ job: ItemJob) -> PixelOutcome {
-        defer { Vips.endWorkItem() }
+        defer {
+            Vips.endWorkItem()
+            ItemProgress.shared.finish(job.input.relativePath)
+        }
         let context: ItemContext
         if let kept = take(job) {
             context = kept

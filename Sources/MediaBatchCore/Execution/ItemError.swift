@@ -10,6 +10,8 @@ public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConver
         case fileTooLarge
         case tooManyPixels
         case tooManyFrames
+        /// A movie longer than `limits.maxVideoDuration`, from its header.
+        case tooLong
         case decodeFailed
         /// The worker process reading the item died (a decoder crashed); the run went on.
         case workerCrashed

@@ -23,6 +23,8 @@ enum WorkerMessage {
         var verdict: HeaderVerdict?
         var outcome: PixelOutcome?
         var identifier: String?
+        /// An interim line while a long item runs: the reply to come follows it.
+        var progress: ItemProgress.Entry?
     }
 
     /// Writes `message` and its newline, whole: a pipe takes at most 64 KiB per write.

@@ -30,14 +30,17 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
         }
     }
 
+    /// A movie's renditions get the time their encoding may take besides `limits.timeout`.
     func pixels(_ job: ItemJob) -> PixelOutcome {
-        switch exchange(.pixels(job), among: \.idle) {
+        let timeout = timeoutSeconds + (job.plan?.encodingSeconds ?? 0)
+        defer { ItemProgress.shared.finish(job.input.relativePath) }
+        switch exchange(.pixels(job), among: \.idle, timeout: timeout) {
         case .success(let reply):
             guard let outcome = reply.outcome else { return PixelOutcome(error: protocolError(job)) }
             // The run's to publish or remove from now on, even once the worker that wrote them is gone.
             for file in outcome.staged { TemporaryFiles.shared.register(file.temporaryPath) }
             return outcome
-        case .failure(let fault): return PixelOutcome(error: fault.itemError(job, stage: .write, timeout: timeoutSeconds))
+        case .failure(let fault): return PixelOutcome(error: fault.itemError(job, stage: .write, timeout: timeout))
         }
     }
 
@@ -60,12 +63,12 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
 
     /// Sends one request to an idle worker of a kind, or a new one, which is idle again after;
     /// a worker that failed is gone.
-    private func exchange(_ request: WorkerMessage.Request, among kind: ReferenceWritableKeyPath<WorkerPool, [WorkerProcess]>)
-        -> Result<WorkerMessage.Reply, WorkerFault> {
+    private func exchange(_ request: WorkerMessage.Request, among kind: ReferenceWritableKeyPath<WorkerPool, [WorkerProcess]>,
+                          timeout: Int? = nil) -> Result<WorkerMessage.Reply, WorkerFault> {
         lock.lock()
         var worker = self[keyPath: kind].popLast()
         lock.unlock()
-        let result = exchange(request, on: &worker)
+        let result = exchange(request, on: &worker, timeout: timeout ?? timeoutSeconds)
         if let worker {
             lock.lock()
             self[keyPath: kind].append(worker)
@@ -75,11 +78,15 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     }
 
     /// Sends one request, starting a worker when there is none; a worker that failed is gone.
-    private func exchange(_ request: WorkerMessage.Request, on worker: inout WorkerProcess?) -> Result<WorkerMessage.Reply, WorkerFault> {
+    private func exchange(_ request: WorkerMessage.Request, on worker: inout WorkerProcess?, timeout: Int) -> Result<WorkerMessage.Reply, WorkerFault> {
         do {
             let process = try worker ?? WorkerProcess(executable: executable, setup: setup, temporaryFolder: temporaryFolder)
             worker = process
-            let reply = try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeoutSeconds)
+            let reply = try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeout) { line in
+                guard let progress = try? JSONDecoder().decode(WorkerMessage.Reply.self, from: line).progress else { return false }
+                ItemProgress.shared.report(progress)
+                return true
+            }
             return .success(try JSONDecoder().decode(WorkerMessage.Reply.self, from: reply))
         } catch let fault as WorkerFault {
             worker = nil

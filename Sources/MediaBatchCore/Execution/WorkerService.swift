@@ -17,6 +17,10 @@ public enum WorkerService {
         dup2(STDERR_FILENO, STDOUT_FILENO)
         exitWhenOrphaned()
         let executor = setUp()
+        ItemProgress.shared.sendReports { entry in
+            guard let data = try? JSONEncoder().encode(WorkerMessage.Reply(progress: entry)) else { return }
+            _ = WorkerMessage.send(data, to: replies)
+        }
         let faults = FaultInjection(ProcessInfo.processInfo.environment)
         while let line = readLine() {
             guard let request = try? JSONDecoder().decode(WorkerMessage.Request.self, from: Data(line.utf8)) else {

@@ -75,6 +75,18 @@ final class ItemContext {
         return probe.streams.first { $0.kind == "video" }?.codec
     }
 
+    /// A movie's streams, as "video h264", "audio aac"; empty for a still.
+    var movieStreams: [String] {
+        guard case .video(let probe, _)? = try? header.get().content else { return [] }
+        return probe.streams.map { "\($0.kind) \($0.codec)" }
+    }
+
+    /// A movie's frames per second, from its header.
+    var videoFramesPerSecond: Double? {
+        guard case .video(let probe, _)? = try? header.get().content else { return nil }
+        return probe.framesPerSecond
+    }
+
     /// A movie's size as shown, length and codec; nil for a still or a movie without a video stream.
     var movieFacts: MovieFacts? {
         guard case .video(let probe, _)? = try? header.get().content, let frame = videoFrame else { return nil }

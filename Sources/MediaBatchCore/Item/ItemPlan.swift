@@ -18,6 +18,8 @@ struct ItemPlan: Codable, Equatable, Sendable {
     var metadataEdits: [Stage.StripMetadata] = []
     /// Set by `variants`: a preview of the item for the manifest, made from its smallest variant.
     var placeholder: Stage.Placeholder?
+    /// Set by `video`: how much longer than `limits.timeout` the item may take, for encoding its renditions.
+    var encodingSeconds = 0
 
     /// Before any stage has said otherwise: the item as it is, copied byte for byte.
     init(format: MediaFormat) {
@@ -42,8 +44,11 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var effort: Int?
     /// Set by `poster`: a movie's frame at this time (the output goes to `write.posterPath`).
     var poster: Stage.PosterTime?
-    /// Set by `decode` on a movie's own output: what a `<video>` element needs of it.
+    /// Set by `decode` on a movie's own output: what a `<video>` element needs of it (a
+    /// rendition's: its own size and codec).
     var movie: MovieFacts?
+    /// Set by `video`: the output is this rendition of the movie, encoded (or remuxed) by `write`.
+    var rendition: VideoRendition?
     /// Relative to the output root; nil until `write` places it (without a `write`, no output).
     var path: String?
     /// Set by `variants`: the size as listed and the exact pixels the output will have.
@@ -66,7 +71,7 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     /// encoding pixels: a movie, an image no stage decoded, or one whose picture no stage changed
     /// in its own format.
     func isCopy(of format: MediaFormat) -> Bool {
-        picture.map { $0.isUntouched && self.format == format } ?? true
+        rendition == nil && (picture.map { $0.isUntouched && self.format == format } ?? true)
     }
 
     /// What the output is to a video item: its poster, or the movie itself; nil for a still's.
@@ -105,7 +110,21 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         let framingPart = picture?.framing.map { " " + $0.spec(alpha: format.row.encoder?.codec.keepsAlpha == true) } ?? ""
         // A poster's picture is made by stages that leave the movie's own output alone: its size is its own.
         let posterPart = poster.map { " poster \($0.fingerprint) \(picture?.size.width ?? 0)x\(picture?.size.height ?? 0)" } ?? ""
+        // A rendition is made by the video stage alone: its settings are all of its recipe but the input.
+        if let rendition { return "\(format.rawValue) rendition \(rendition.fingerprint)" }
         return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)\(framingPart)\(posterPart)"
+    }
+}
+
+/// One web rendition of a movie, as `video` planned it.
+struct VideoRendition: Codable, Equatable, Sendable {
+    let rendition: Stage.Rendition
+    let maxPixelSize: Int?
+    let maxFps: Int
+    let reencode: Stage.Reencode
+
+    var fingerprint: String {
+        "\(rendition.fingerprint),maxPixelSize=\(maxPixelSize.map(String.init) ?? "*"),maxFps=\(maxFps),reencode=\(reencode.rawValue)"
     }
 }
 
@@ -115,6 +134,8 @@ struct MovieFacts: Codable, Equatable, Sendable {
     let seconds: Double?
     /// libavcodec's name: "h264", "hevc"…
     let codec: String?
+    /// A rendition's RFC 6381 `codecs` parameter (`avc1.64001F`), set by `write` once it is made.
+    var codecs: String?
 }
 
 /// What an output is to a video item, in reports and the manifest (a site build's `<video poster=…>`).

@@ -26,6 +26,31 @@ public enum CostEstimator {
         return frame.width * frame.height * perPixel + fixedBytes
     }
 
+    /// A rendition's peak: the decoder's frames and the filters' by the source's pixels, the
+    /// encoder's lookahead and references by the output's. Measured here (peak RSS over an idle run,
+    /// one rendition at a time, 1080p and 4K clips, `bench/README.md`): 33 B a source pixel; a
+    /// written pixel H.264 167 (+24 tone-mapping in float), HEVC 180 (10-bit 314), AV1 210 (10-bit
+    /// 280), VP9 128 (tone-mapped 182). Each codec is budgeted at its worst.
+    static func renditionBytes(source: PixelSize, output: PixelSize, codec: VideoCodec) -> Int {
+        let perOutputPixel: Int
+        switch codec {
+        case .h264: perOutputPixel = 192
+        case .hevc: perOutputPixel = 320
+        case .av1: perOutputPixel = 280
+        case .vp9: perOutputPixel = 184
+        }
+        return source.width * source.height * 40 + output.width * output.height * perOutputPixel + fixedBytes
+    }
+
+    /// A generous bound on a rendition's encoding time, single-threaded, for the item's timeout:
+    /// seconds to encode one second of 1080p30 (measured here, preset medium, on a loaded machine:
+    /// H.264 2.5, HEVC 10, AV1 1.2, VP9 speed 4 9), times four.
+    static func encodingSeconds(frame: PixelSize, seconds: Double, fps: Double, codec: VideoCodec) -> Int {
+        let perSecond: Double = codec == .h264 ? 2.5 : codec == .av1 ? 1.2 : 10
+        let frames: Double = seconds * fps / 30, pixels = Double(frame.width * frame.height) / (1920 * 1080)
+        return Int((frames * pixels * perSecond * 4).rounded(.up))
+    }
+
     public struct ImageHeader: Sendable {
         public var format: MediaFormat
         public var width: Int

@@ -13,6 +13,7 @@ final class ItemOutputs {
     private let plan: ItemPlan
     private let renderer: PictureRenderer
     private let gainMaps: GainMapRenderer
+    private let renditionCache: RenditionCache
     /// The item's metadata, every copy merged, with the planned edits applied: for encoded outputs.
     private lazy var metadata: ImageMetadata? = item.metadata.map { metadata in
         var metadata = metadata
@@ -30,11 +31,14 @@ final class ItemOutputs {
     private(set) var removedMetadata: [String] = []
     /// The outputs, by path, whose picture's gain map was to go in and could not be read.
     private(set) var gainMapsLeftOut: Set<String> = []
+    /// Each rendition's RFC 6381 `codecs`, by path.
+    private(set) var renditionCodecs: [String: String] = [:]
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
-    init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput]) {
+    init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput], renditionCache: RenditionCache) {
         self.item = item
         self.plan = plan
+        self.renditionCache = renditionCache
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
         renderer = PictureRenderer(path: item.input.path, pictures: encoded)
         gainMaps = GainMapRenderer(item)
@@ -49,6 +53,12 @@ final class ItemOutputs {
     /// Writes `output`'s file to `path`; returns its SHA-256, from the bytes written (a copy's
     /// as edited).
     func write(_ output: PlannedOutput, to path: String) throws -> String {
+        if let rendition = output.rendition {
+            let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path, cache: renditionCache)
+            note(written.removed)
+            renditionCodecs[output.path ?? ""] = written.codecs
+            return written.contentHash
+        }
         guard !output.isCopy(of: item.format), let picture = output.picture else {
             let copy = try OriginalCopy.write(item, editing: plan.metadataEdits, to: path)
             note(copy.removed)

@@ -76,6 +76,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
         public let reused: Bool
         /// True where it carries an HDR gain map (Ultra HDR); absent otherwise.
         public var gainMap: Bool?
+        /// A movie's video codec (libavcodec's name: "h264", "av1"); absent for pictures.
+        public var codec: String?
     }
 }
 
@@ -119,7 +121,8 @@ extension ItemResult.Variant {
         let pixels = output.planned.variant?.pixels ?? output.planned.picture?.size ?? output.planned.movie?.size
         self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size, role: output.planned.role,
                   width: pixels?.width ?? 0, height: pixels?.height ?? 0,
-                  bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil)
+                  bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil,
+                  codec: output.planned.movie?.codec)
     }
 }
 

@@ -43,6 +43,8 @@ public enum Manifest {
         public var role: OutputRole?
         /// A movie's video codec (libavcodec's name: "h264", "hevc"); absent for pictures.
         public var codec: String?
+        /// A rendition's RFC 6381 `codecs` parameter (`avc1.64001F`), for `<source type=…>`.
+        public var codecs: String?
         /// An animation's frames and length in seconds (as for videos); absent for a single frame.
         public var frames: Int?
         public var duration: Double?
@@ -58,7 +60,7 @@ public enum Manifest {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
              pairedWith: item.pairedWith, variants: outputs.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
-                         bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)), codec: $0.codec, frames: $0.frames,
+                         bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)), codec: $0.codec, codecs: $0.codecs, frames: $0.frames,
                          duration: $0.duration)
              }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
     }

@@ -53,6 +53,22 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
     public let img: Image?
     public let video: Video?
 
+    /// A browser plays the first `<source>` it can: the smallest codecs first, H.264 (which every
+    /// browser plays) last; other movies (a copy) after, as listed.
+    static let videoCodecs = ["av1", "hevc", "vp9", "h264"]
+
+    static func preferred<Typed>(_ movies: [(Manifest.Variant, MediaFormat, Typed)]) -> [(Manifest.Variant, MediaFormat, Typed)] {
+        movies.enumerated().sorted { first, second in
+            let rank = { (movie: Manifest.Variant) in movie.codec.flatMap(videoCodecs.firstIndex) ?? videoCodecs.count }
+            return (rank(first.element.0), first.offset) < (rank(second.element.0), second.offset)
+        }.map(\.element)
+    }
+
+    /// The container's media type, with the rendition's RFC 6381 codecs where known.
+    static func type(_ movie: Manifest.Variant, _ mediaType: String) -> String {
+        movie.codecs.map { "\(mediaType); codecs=\"\($0)\"" } ?? mediaType
+    }
+
     /// Formats every browser shows, the `<img>`'s, in the order they are preferred.
     static let fallbacks: [MediaFormat] = [.jpeg, .png, .gif]
 
@@ -101,7 +117,7 @@ public struct PictureMarkup: Encodable, Equatable, Sendable {
             (sources, img) = (nil, nil)
             let stills = poster.filter { $0.format.flatMap(MediaFormat.init(rawValue:)).map(Self.fallbacks.contains) ?? false }
             let preferred = Self.fallbacks.lazy.map { format in stills.filter { $0.format == format.rawValue } }.first { !$0.isEmpty } ?? []
-            video = Video(sources: movies.map { VideoSource(src: Self.url($0.0.path, options), type: $0.2) },
+            video = Video(sources: Self.preferred(movies).map { VideoSource(src: Self.url($0.0.path, options), type: Self.type($0.0, $0.2)) },
                           width: movies[0].0.width, height: movies[0].0.height, poster: preferred.max { ($0.width ?? 0) < ($1.width ?? 0) }.map {
                               Image(src: Self.url($0.path, options), srcset: nil, width: $0.width, height: $0.height)
                           })

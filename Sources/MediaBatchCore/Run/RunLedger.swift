@@ -217,7 +217,8 @@ final class RunLedger: @unchecked Sendable {
         let relative = output.path ?? ""
         let path = staged?.temporaryPath ?? outputRoot.appendingPathComponent(relative).path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-        let recorded = try hash ?? store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0.contentHash : nil }
+        let earlier = try store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0 : nil }
+        let recorded = hash ?? earlier?.contentHash
         var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)
         record.recipe = Self.recipe(of: output, shared: shared)
         record.format = output.format.rawValue
@@ -230,6 +231,8 @@ final class RunLedger: @unchecked Sendable {
         record.frames = output.animation?.frames
         record.duration = output.animation?.duration ?? output.movie?.seconds
         if let movie = output.movie { (record.width, record.height, record.codec) = (movie.size.width, movie.size.height, movie.codec) }
+        // A rendition kept from an earlier run keeps the codecs that run read from it.
+        record.codecs = output.movie?.codecs ?? (output.rendition != nil ? earlier?.codecs : nil)
         return record
     }
 

@@ -6,13 +6,16 @@ import PipelineModel
 /// an image's header, LibRaw a camera RAW's; libavformat has probed a video's container and
 /// streams) becomes the plan's picture, or fails the item when it could not be read or is over
 /// `maxPixels` (a frame's) or `maxFrames` (the header's count: a 10 000-frame GIF is refused
-/// unread). An animation keeps its frames unless `animated` is false. Nothing is decoded here:
+/// unread), a movie over `maxVideoDuration` or `maxVideoFrames`. An animation keeps its frames unless `animated` is false. Nothing is decoded here:
 /// `write` decodes what the stages planned, once — a RAW's preview or its develop, as `raw` says
 /// (see `RawDecoding`).
 struct DecodeStage: PipelineStage {
     let options: Stage.Decode
     let maxPixels: Int
     let maxFrames: Int
+    /// A movie's limits, from its header: `limits.maxVideoDuration`, `limits.maxVideoFrames`.
+    let maxVideoSeconds: Int
+    let maxVideoFrames: Int
     var name: Stage.Name { .decode }
 
     /// The limits decide whether, not how: an output does not depend on them. Nor does an option
@@ -39,8 +42,20 @@ struct DecodeStage: PipelineStage {
             guard image.pageCount <= maxFrames else {
                 throw StageFailure(.tooManyFrames, "\(image.pageCount) frames, over limits.maxFrames (\(maxFrames))")
             }
-        case .video:
-            break
+        case .video(let probe, _):
+            try refuseTooLong(seconds: probe.durationSeconds ?? 0, framesPerSecond: probe.framesPerSecond ?? 0)
+        }
+    }
+
+    /// A movie's length and frame count as its header states them: an hour-long or a billion-frame
+    /// header is refused before a frame is decoded.
+    private func refuseTooLong(seconds: Double, framesPerSecond: Double) throws {
+        guard seconds <= Double(maxVideoSeconds) else {
+            throw StageFailure(.tooLong, "\(Int(seconds.rounded())) s long, over limits.maxVideoDuration (\(maxVideoSeconds) s)")
+        }
+        let frames = seconds * framesPerSecond
+        guard frames <= Double(maxVideoFrames) else {
+            throw StageFailure(.tooManyFrames, "\(Int(frames.rounded())) frames (\(seconds) s at \(framesPerSecond) fps), over limits.maxVideoFrames (\(maxVideoFrames))")
         }
     }
 

@@ -7,4 +7,11 @@ struct RunEnvironment {
     /// Where outputs are written before being renamed into place (same filesystem).
     let temporaryFolder: URL
     let limits: Pipeline.Limits
+
+    /// Where a movie's finished renditions wait for its others (see `RenditionCache`): beside the
+    /// temporary folder, which a run empties when it starts, and kept through it.
+    var renditionFolder: URL {
+        temporaryFolder.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("renditions").appendingPathComponent(temporaryFolder.lastPathComponent)
+    }
 }

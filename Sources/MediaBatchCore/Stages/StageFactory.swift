@@ -6,8 +6,12 @@ enum StageFactory {
         stages.map { stage -> PipelineStage in
             switch stage {
             case .filter(let filter): return FilterStage(filter: filter)
-            case .decode(let options): return DecodeStage(options: options, maxPixels: environment.limits.maxPixels, maxFrames: environment.limits.maxFrames)
+            case .decode(let options):
+                let limits = environment.limits
+                return DecodeStage(options: options, maxPixels: limits.maxPixels, maxFrames: limits.maxFrames,
+                                   maxVideoSeconds: limits.maxVideoDurationSeconds, maxVideoFrames: limits.maxVideoFrames)
             case .poster(let options): return PosterStage(options: options, maxPixels: environment.limits.maxPixels)
+            case .video(let options): return VideoStage(options: options)
             case .downsample(let options): return DownsampleStage(options: options)
             case .transcode(let options): return TranscodeStage(options: options)
             case .variants(let options): return VariantsStage(options: options)

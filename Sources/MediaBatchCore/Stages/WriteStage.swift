@@ -33,7 +33,9 @@ struct WriteStage: PipelineStage {
         var planned = plan.outputs.filter { $0.path != nil }
         let fresh = planned.indices.filter { !planned[$0].reused }
         for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try refuseOverwritingInput(planned[index].path!, item) }
-        let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] })
+        let cache = RenditionCache(folder: environment.renditionFolder)
+        defer { cache.forget(item, planned.compactMap(\.rendition)) }
+        let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] }, renditionCache: cache)
         var hashes: [Int: String] = [:]
         let files = fresh.map { index in
             AtomicFile.File(relativePath: planned[index].path!) { temporary in
@@ -50,7 +52,9 @@ struct WriteStage: PipelineStage {
             placeholder = try outputs.placeholder()
         }
         for (index, file) in zip(fresh, staged) {
-            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(planned[index].path!)
+            let path = planned[index].path!
+            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(path)
+            planned[index].movie?.codecs = outputs.renditionCodecs[path]
             planned[index].path = file.relativePath
         }
         outcome.outputs = planned.indices.map { index in
@@ -118,7 +122,8 @@ struct WriteStage: PipelineStage {
             inputExt: namedAfter.pathExtension,
             captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) },
             inputHash: template.usesInputHash ? item.contentHash : nil, // a dry run hashes only for this
-            size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height))
+            size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height,
+            codec: output.rendition?.rendition.codec.rawValue))
     }
 
     /// The input's own extension for a copy whose name tells its format truly (a `.3g2`, a `.MOV`
