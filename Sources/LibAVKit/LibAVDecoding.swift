@@ -31,6 +31,8 @@ struct LibAVDecoding: @unchecked Sendable {
     let packetAlloc: @convention(c) () -> Packet?
     let packetFree: @convention(c) (UnsafeMutablePointer<Packet?>?) -> Void
     let packetUnref: @convention(c) (Packet?) -> Void
+    let newPacket: @convention(c) (Packet?, Int32) -> Int32
+    let mallocZeroed: @convention(c) (Int) -> UnsafeMutableRawPointer?
     let graphAlloc: @convention(c) () -> Graph?
     let graphParse: @convention(c) (Graph?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<AVFilterInOut>?>?,
                                     UnsafeMutablePointer<UnsafeMutablePointer<AVFilterInOut>?>?, UnsafeMutableRawPointer?) -> Int32
@@ -64,6 +66,8 @@ struct LibAVDecoding: @unchecked Sendable {
         packetAlloc = try av.function("av_packet_alloc")
         packetFree = try av.function("av_packet_free")
         packetUnref = try av.function("av_packet_unref")
+        newPacket = try av.function("av_new_packet")
+        mallocZeroed = try av.function("av_mallocz")
         // The same major version as the headers, as for libavformat.
         let filter = try SharedLibrary("libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)")
         graphAlloc = try filter.function("avfilter_graph_alloc")

@@ -40,6 +40,15 @@ extension VImage {
         return VImage(owning: out!)
     }
 
+    /// A copy carrying `profile` as its ICC profile: pixels another decoder made (a HEIF's own
+    /// decode) with the profile their file embeds. Pixels are shared, not copied.
+    public func withICCProfile(_ profile: [UInt8]) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_vips_copy(pointer, &out), "copy") }
+        profile.withUnsafeBytes { vips_image_set_blob_copy(out, "icc-profile-data", $0.baseAddress, $0.count) }
+        return VImage(owning: out!)
+    }
+
     var fieldNames: [String] {
         guard let names = vips_image_get_fields(pointer) else { return [] }
         defer { g_strfreev(names) }

@@ -100,6 +100,19 @@ public final class VImage: @unchecked Sendable {
         return try copying(samples, width: width, height: height, bands: bands)
     }
 
+    /// Pixels another decoder writes straight into a new memory image (a HEIC's tiles, decoded by
+    /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved 8-bit samples,
+    /// row after row; nothing is copied afterwards. Counted as a decode of the file.
+    public static func decoded(filling width: Int, height: Int, bands: Int, _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> VImage {
+        let image = VImage(owning: try check(vips_image_new_memory(), "new_memory"))
+        vips_image_init_fields(image.pointer, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                               bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, 1, 1)
+        try check(vips_image_write_prepare(image.pointer), "write_prepare")
+        try fill(image.pointer.pointee.data)
+        countDecode()
+        return image
+    }
+
     static func copying(_ samples: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int) throws -> VImage {
         precondition(samples.count >= width * height * bands)
         let image = vips_image_new_from_memory_copy(samples.baseAddress, width * height * bands, Int32(width), Int32(height),

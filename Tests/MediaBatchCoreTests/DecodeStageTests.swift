@@ -54,7 +54,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         let heic = try Self.planned("heic/IMG_1034.heic", decodeAndWrite)
         let picture = try XCTUnwrap(heic.plan.outputs.first?.picture)
         XCTAssertEqual(picture.source, Picture.Source(stored: PixelSize(width: 4032, height: 3024), orientation: 1,
-                                                      needsConversion: true, hasProfile: true), "Display P3")
+                                                      needsConversion: true, hasProfile: true, heif: .libavcodec), "Display P3, its own loader's")
         XCTAssertTrue(picture.isUntouched, "decode changes nothing: the file is copied")
         XCTAssertEqual(heic.plan.outputs.first?.path, "heic/IMG_1034.heic")
         let sideways = try Self.planned("jpeg/orientation/Landscape_6.jpg", decodeAndWrite)

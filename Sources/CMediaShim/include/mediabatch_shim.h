@@ -12,6 +12,7 @@
 
 #include "mediabatch_reduce.h"
 #include "mediabatch_gainmap.h"
+#include "mediabatch_ycbcr.h"
 
 /* VIPS_INIT is a macro. Also sets libvips up for item-level parallelism: one libvips worker
  * thread per pipeline, operation cache off (every file is seen once), untrusted loaders

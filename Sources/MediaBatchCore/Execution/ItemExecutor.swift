@@ -51,6 +51,8 @@ struct PixelOutcome: Codable, Equatable, Sendable {
     var removedMetadata: [String] = []
     var placeholder: String?
     var rawSource: ItemResult.RawSource?
+    /// A HEIC's decoder and why libheif (`ItemResult.decoder`).
+    var decoder: ItemResult.DecoderUse?
     /// The files written, at their temporary names: the run publishes them (`OutputPublisher`)
     /// with the batch that records the item.
     var staged: [StagedFile] = []

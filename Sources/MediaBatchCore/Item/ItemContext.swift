@@ -109,6 +109,7 @@ final class ItemContext {
         return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
                               needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
                               hasProfile: profile != nil, gainMap: structure.gainMap,
+                              heif: format == .heic ? HEIFDecoding.choose(path: input.path) : nil,
                               frames: animation ? image.pageCount : 1, frameDelays: animation ? image.frameDelays : [])
     }()
 }

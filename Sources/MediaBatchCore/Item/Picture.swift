@@ -28,6 +28,8 @@ struct Picture: Codable, Hashable, Sendable {
         var gainMap: GainMapKind? = nil
         /// A camera RAW's: where its picture comes from (set by `decode`).
         var raw: RawDecoding? = nil
+        /// A HEIC's: libavcodec or libheif, as its header decided (set by `decode`).
+        var heif: HEIFDecoding? = nil
         /// A movie's frame at this time, not a still's image (see `PosterStage`).
         var poster: Stage.PosterTime? = nil
         /// An animation's frames (GIF, WebP) and each one's delay in milliseconds; 1 and none for a still.

@@ -47,6 +47,9 @@ final class ItemOutputs {
     /// Where a camera RAW's picture came from, once rendered.
     var rawSource: ItemResult.RawSource? { renderer.rawSource }
 
+    /// Which decoder made a HEIC's pictures, once rendered.
+    var decoder: ItemResult.DecoderUse? { renderer.decoder }
+
     /// Writes `output`'s file to `path`; returns its SHA-256, from the bytes written (a copy's
     /// as edited).
     func write(_ output: PlannedOutput, to path: String) throws -> String {

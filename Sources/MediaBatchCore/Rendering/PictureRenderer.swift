@@ -1,4 +1,5 @@
 import LibAVKit
+import MetadataKit
 import PipelineModel
 import VipsKit
 
@@ -23,6 +24,8 @@ final class PictureRenderer {
     private var smartCuts: [Picture: (left: Int, top: Int)] = [:]
     /// A camera RAW's: where its picture came from, once decoded.
     private(set) var rawSource: ItemResult.RawSource?
+    /// A HEIC's: which decoder made its picture, and why libheif.
+    private(set) var decoder: ItemResult.DecoderUse?
 
     init(path: String, pictures: [Picture]) {
         self.path = path
@@ -64,7 +67,7 @@ final class PictureRenderer {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
-            var previous = try decodedRaw() ?? decodedPoster() ?? commonSource.map {
+            var previous = try decodedRaw() ?? decodedHEIF() ?? decodedPoster() ?? commonSource.map {
                 try VImage.thumbnail(of: path, width: $0.width, height: $0.height, allFrames: allFrames).inMemory()
             }
             for (index, (picture, _)) in pictures.enumerated() {
@@ -90,13 +93,45 @@ final class PictureRenderer {
         return decoded.image
     }
 
-    /// `source` resized to `picture`'s whole image. A RAW's picture is not resized where it is
-    /// that size already, nor enlarged where it is a preview smaller than asked and nothing is
+    /// A HEIC's picture decoded by libavcodec (`HEIFPicture`), upright, where its header chose
+    /// that: the source of every picture. Where the loader declines the file (it may have changed
+    /// since its header was read) or fails, nil: libheif decodes it, as for every other HEIC.
+    private func decodedHEIF() -> VImage? {
+        guard let source = pictures.first?.picture.source, let choice = source.heif else { return nil }
+        guard case .libavcodec = choice else {
+            if case .libheif(let reason) = choice { decoder = .init(decoder: .libheif, reason: reason) }
+            return nil
+        }
+        switch HEIFCoding.read(path: path) {
+        case .declines(let reason):
+            decoder = .init(decoder: .libheif, reason: reason)
+            return nil
+        case .hevc(let coded):
+            if let thumbnail = coded.thumbnail, let largest = pictures.first?.picture.scaled,
+               thumbnail.width < coded.displayedSize.width, thumbnail.width > largest.width || thumbnail.height > largest.height {
+                // libvips' thumbnail then decodes the small thumbnail item, not the photo (see `open_heif` in resize.c).
+                decoder = .init(decoder: .libheif, reason: "its \(thumbnail.width)×\(thumbnail.height) thumbnail covers the largest picture")
+                return nil
+            }
+            do {
+                let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height))
+                decoder = .init(decoder: .libavcodec)
+                return image
+            } catch {
+                decoder = .init(decoder: .libheif, reason: "libavcodec failed: \(error)")
+                return nil
+            }
+        }
+    }
+
+    /// `source` resized to `picture`'s whole image. A RAW's or a HEIC's own decode is not resized where it is
+    /// that size already; a RAW's is not enlarged where it is a preview smaller than asked and nothing is
     /// cut or padded (it is written as it is; the report says so).
     private func resized(_ source: VImage, to picture: Picture) throws -> VImage {
         let scaled = picture.scaled
-        if picture.source.raw != nil, source.width == scaled.width && source.height == scaled.height
-            || source.width < scaled.width && picture.framing == nil { return source }
+        let decodedWhole = picture.source.raw != nil || picture.source.heif == .libavcodec
+        if decodedWhole, source.width == scaled.width && source.height == scaled.height { return source }
+        if picture.source.raw != nil, source.width < scaled.width && picture.framing == nil { return source }
         return try source.resized(width: scaled.width, height: scaled.height)
     }
 

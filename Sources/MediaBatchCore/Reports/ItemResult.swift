@@ -49,6 +49,10 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var placeholder: String?
     /// A camera RAW whose picture was decoded: from its preview or its develop.
     public internal(set) var rawSource: RawSource?
+    /// A HEIC's decoder, where it was decoded: libavcodec (mediabatch's own loader) or libheif.
+    public internal(set) var decoder: ImageDecoder?
+    /// Why a HEIC went to libheif: what the loader declines, the environment's choice, or its error.
+    public internal(set) var decoderReason: String?
 
     /// Files written for the item in this run: its variants but those reused, else its output.
     var outputsWritten: Int {
@@ -78,6 +82,16 @@ public struct ItemResult: Codable, Equatable, Sendable {
 }
 
 extension ItemResult {
+    public enum ImageDecoder: String, Codable, Sendable {
+        case libavcodec, libheif
+    }
+
+    /// Which decoder made a HEIC's picture, and why libheif: what `write` found, for the report.
+    struct DecoderUse: Codable, Equatable, Sendable {
+        let decoder: ImageDecoder
+        var reason: String? = nil
+    }
+
     /// Where a camera RAW's picture came from, and its size, upright.
     public struct RawSource: Codable, Equatable, Sendable {
         public enum Kind: String, Codable, Sendable {

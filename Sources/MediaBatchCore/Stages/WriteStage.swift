@@ -65,6 +65,7 @@ struct WriteStage: PipelineStage {
         outcome.removedMetadata = outputs.removedMetadata
         outcome.placeholder = placeholder
         outcome.rawSource = outputs.rawSource
+        outcome.decoder = outputs.decoder
         outcome.staged = staged
     }
 

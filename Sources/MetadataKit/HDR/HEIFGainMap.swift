@@ -29,31 +29,9 @@ enum HEIFGainMap {
 
     /// The `auxC` types associated (`ipma`) with `items`.
     private static func auxiliaryTypes(_ bytes: [UInt8], _ children: [ISOBox], of items: Set<Int>) throws -> [String] {
-        guard let iprp = children.first(where: { $0.type == "iprp" }), let ipco = try iprp.child("ipco", in: bytes),
-              let ipma = try iprp.child("ipma", in: bytes) else { return [] }
-        let properties = try ISOBox.boxes(in: bytes, ipco.payloadStart..<ipco.end)
-        return try associations(bytes, ipma, of: items).compactMap { index in
-            // 1-based; 0 means no property
-            guard index >= 1, index <= properties.count, properties[index - 1].type == "auxC" else { return nil }
-            let auxC = properties[index - 1]
-            // version and flags, then a NUL-terminated URN
-            return String(decoding: bytes[min(auxC.payloadStart + 4, auxC.end)..<auxC.end].prefix { $0 != 0 }, as: UTF8.self)
+        let properties = try ItemProperties(bytes, meta: children)
+        return items.sorted().flatMap { properties.of($0) }.filter { $0.box.type == "auxC" }.map {
+            ItemProperties.auxiliaryType($0.box, in: bytes)
         }
-    }
-
-    /// The property indices `ipma` associates with `items` (ISO/IEC 23008-12, 9.3.3): per entry an
-    /// item ID (16 bits, 32 from version 1), a count, then indices of 7 bits (15 when flag 1 is
-    /// set) after an "essential" bit.
-    private static func associations(_ bytes: [UInt8], _ ipma: ISOBox, of items: Set<Int>) throws -> [Int] {
-        var fields = ItemLocations.FieldReader(bytes: bytes, offset: ipma.payloadStart, end: ipma.end)
-        let versionAndFlags = try fields.read(4)
-        let idSize = versionAndFlags >> 24 == 0 ? 2 : 4, indexSize = versionAndFlags & 1 == 0 ? 1 : 2
-        var found: [Int] = []
-        for _ in 0..<(try fields.read(4)) {
-            let id = try fields.read(idSize)
-            let indices = try (0..<fields.read(1)).map { _ in try fields.read(indexSize) & (indexSize == 1 ? 0x7F : 0x7FFF) }
-            if items.contains(id) { found += indices }
-        }
-        return found
     }
 }

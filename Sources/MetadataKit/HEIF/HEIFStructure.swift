@@ -48,10 +48,8 @@ public struct HEIFStructure: Equatable, Sendable {
         itemTypes = try children.first { $0.type == "iinf" }.map { try ItemInfoEntry.entries(of: $0, in: bytes).entries.map(\.type) } ?? []
         let properties = try children.first { $0.type == "iprp" }?.child("ipco", in: bytes)
         auxiliaryTypes = try properties.map { ipco in
-            try ISOBox.boxes(in: bytes, ipco.payloadStart..<ipco.end).filter { $0.type == "auxC" }.map { auxC in
-                // version and flags, then a NUL-terminated URN
-                let text = bytes[min(auxC.payloadStart + 4, auxC.end)..<auxC.end].prefix { $0 != 0 }
-                return String(decoding: text, as: UTF8.self)
+            try ISOBox.boxes(in: bytes, ipco.payloadStart..<ipco.end).filter { $0.type == "auxC" }.map {
+                ItemProperties.auxiliaryType($0, in: bytes)
             }
         } ?? []
         gainMapKind = HEIFGainMap.kind(meta: bytes, children: children)

@@ -1,0 +1,127 @@
+#include "mediabatch_ycbcr.h"
+
+/* libheif's own float arithmetic: no fused multiply-adds where a compiler could make them. */
+#pragma STDC FP_CONTRACT OFF
+
+typedef struct { float kr, kb; } KrKb;
+
+/* get_colour_primaries: green, blue, red, white (x, y) each; zeros where undefined. */
+static int primaries_of(int code, float p[8]) {
+    static const struct { int code; float v[8]; } table[] = {
+        {1, {0.300f, 0.600f, 0.150f, 0.060f, 0.640f, 0.330f, 0.3127f, 0.3290f}},
+        {4, {0.21f, 0.71f, 0.14f, 0.08f, 0.67f, 0.33f, 0.310f, 0.316f}},
+        {5, {0.29f, 0.60f, 0.15f, 0.06f, 0.64f, 0.33f, 0.3127f, 0.3290f}},
+        {6, {0.310f, 0.595f, 0.155f, 0.070f, 0.630f, 0.340f, 0.3127f, 0.3290f}},
+        {7, {0.310f, 0.595f, 0.155f, 0.070f, 0.630f, 0.340f, 0.3127f, 0.3290f}},
+        {8, {0.243f, 0.692f, 0.145f, 0.049f, 0.681f, 0.319f, 0.310f, 0.316f}},
+        {9, {0.170f, 0.797f, 0.131f, 0.046f, 0.708f, 0.292f, 0.3127f, 0.3290f}},
+        {10, {0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.333333f, 0.33333f}},
+        {11, {0.265f, 0.690f, 0.150f, 0.060f, 0.680f, 0.320f, 0.314f, 0.351f}},
+        {12, {0.265f, 0.690f, 0.150f, 0.060f, 0.680f, 0.320f, 0.3127f, 0.3290f}},
+        {22, {0.295f, 0.605f, 0.155f, 0.077f, 0.630f, 0.340f, 0.3127f, 0.3290f}},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].code == code) {
+            for (int j = 0; j < 8; j++) p[j] = table[i].v[j];
+            return 1;
+        }
+    for (int j = 0; j < 8; j++) p[j] = 0;
+    return 0;
+}
+
+/* get_Kr_Kb. */
+static KrKb kr_kb(int matrix, int primaries) {
+    KrKb k = {0, 0};
+    if (matrix == 12 || matrix == 13) {
+        float p[8];
+        primaries_of(primaries, p);
+        float gx = p[0], gy = p[1], bx = p[2], by = p[3], rx = p[4], ry = p[5], wx = p[6], wy = p[7];
+        float zr = 1 - (rx + ry), zg = 1 - (gx + gy), zb = 1 - (bx + by), zw = 1 - (wx + wy);
+        float denom = wy * (rx * (gy * zb - by * zg) + gx * (by * zr - ry * zb) + bx * (ry * zg - gy * zr));
+        if (denom == 0.0f) return k;
+        k.kr = (ry * (wx * (gy * zb - by * zg) + wy * (bx * zg - gx * zb) + zw * (gx * by - bx * gy))) / denom;
+        k.kb = (by * (wx * (ry * zg - gy * zr) + wy * (gx * zr - rx * zg) + zw * (rx * gy - gx * ry))) / denom;
+        return k;
+    }
+    switch (matrix) {
+    case 1: k.kr = 0.2126f; k.kb = 0.0722f; break;
+    case 4: k.kr = 0.30f; k.kb = 0.11f; break;
+    case 5: case 6: k.kr = 0.299f; k.kb = 0.114f; break;
+    case 7: k.kr = 0.212f; k.kb = 0.087f; break;
+    case 9: case 10: k.kr = 0.2627f; k.kb = 0.0593f; break;
+    default: break;
+    }
+    return k;
+}
+
+/* get_YCbCr_to_RGB_coefficients: BT.601's defaults where the matrix gives no Kr and Kb. */
+MbYCbCrCoefficients mb_ycbcr_coefficients(int matrix, int primaries, int full_range) {
+    MbYCbCrCoefficients c = {matrix, full_range, 1.402f, -0.344136f, -0.714136f, 1.772f};
+    KrKb k = kr_kb(matrix, primaries);
+    if (k.kb != 0 || k.kr != 0) {
+        c.r_cr = 2 * (-k.kr + 1);
+        c.g_cb = 2 * k.kb * (-k.kb + 1) / (k.kb + k.kr - 1);
+        c.g_cr = 2 * k.kr * (-k.kr + 1) / (k.kb + k.kr - 1);
+        c.b_cb = 2 * (-k.kb + 1);
+    }
+    return c;
+}
+
+#define CLIP_INT_U8(x) ((x) < 0 ? 0 : (x) > 255 ? 255 : (uint8_t) (x))
+
+/* clip_f_u16 at 8 bits, a macro: a debug build (-O0) calls functions, and 36 calls a pixel took a fifth of
+ * a 12 MP photo's whole item. */
+#define CLIP_F_U8(fx, out) do { long x_ = (long) ((fx) + 0.5f); (out) = x_ < 0 ? 0 : x_ > 255 ? 255 : (uint8_t) x_; } while (0)
+
+/* One row, as Op_YCbCr_to_RGB<uint8_t>'s inner loop (its matrix test hoisted out of the loop). */
+static void row(const MbYCbCrCoefficients *c, const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int shift_x,
+                uint8_t *out, int bands, int width) {
+    const float r_cr = c->r_cr, g_cb = c->g_cb, g_cr = c->g_cr, b_cb = c->b_cb;
+    for (int x = 0; x < width; x++, out += bands) {
+        int cx = x >> shift_x;
+        int in_cb = cb ? cb[cx] : 128, in_cr = cr ? cr[cx] : 128;
+        if (c->matrix == 0) {
+            if (c->full_range) {
+                out[0] = (uint8_t) in_cr; out[1] = y[x]; out[2] = (uint8_t) in_cb;
+            } else {
+                out[0] = (uint8_t) (((in_cr * 219 + 128) >> 8) + 16);
+                out[1] = (uint8_t) (((y[x] * 219 + 128) >> 8) + 16);
+                out[2] = (uint8_t) (((in_cb * 219 + 128) >> 8) + 16);
+            }
+        } else if (c->matrix == 8) {
+            int yv = y[x], u = in_cb - 128, v = in_cr - 128;
+            out[0] = CLIP_INT_U8(yv - u + v);
+            out[1] = CLIP_INT_U8(yv + u);
+            out[2] = CLIP_INT_U8(yv - u - v);
+        } else {
+            float yv = (float) y[x], u = (float) (in_cb - 128), v = (float) (in_cr - 128);
+            if (!c->full_range) {
+                yv = (yv - 16.0f) * 1.1689f;
+                u = u * 1.1429f;
+                v = v * 1.1429f;
+            }
+            CLIP_F_U8(yv + r_cr * v, out[0]);
+            CLIP_F_U8(yv + g_cb * u + g_cr * v, out[1]);
+            CLIP_F_U8(yv + b_cb * u, out[2]);
+        }
+    }
+}
+
+void mb_ycbcr_to_rgb(const MbYCbCrCoefficients *c, const uint8_t *y, ptrdiff_t y_stride, const uint8_t *cb,
+                     ptrdiff_t cb_stride, const uint8_t *cr, ptrdiff_t cr_stride, int shift_x, int shift_y,
+                     uint8_t *out, ptrdiff_t out_stride, int bands, int left, int top, int width, int height) {
+    for (int j = 0; j < height; j++) {
+        ptrdiff_t cy = j >> shift_y;
+        row(c, y + j * y_stride, cb ? cb + cy * cb_stride : NULL, cr ? cr + cy * cr_stride : NULL, shift_x,
+            out + (top + j) * out_stride + (ptrdiff_t) left * bands, bands, width);
+    }
+}
+
+void mb_copy_luma(const uint8_t *y, ptrdiff_t y_stride, uint8_t *out, ptrdiff_t out_stride, int bands, int band,
+                  int left, int top, int width, int height) {
+    for (int j = 0; j < height; j++) {
+        const uint8_t *in = y + j * y_stride;
+        uint8_t *o = out + (top + j) * out_stride + (ptrdiff_t) left * bands + band;
+        for (int x = 0; x < width; x++) o[(ptrdiff_t) x * bands] = in[x];
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import LibAVKit
+import MetadataKit
+import VipsKit
+
+/// A HEIC's primary image decoded by libavcodec, not libheif, and made what libvips' `heifload`
+/// makes of it (see `YCbCrToRGB` for the colour): every tile decoded on this thread by one
+/// decoder context, converted (`YCbCrToRGB`) straight into its place in one RGB (or RGBA) libvips memory image
+/// cut to the grid's size, then turned, mirrored and cut as the file's properties say in
+/// their order, the ICC profile attached. Any failure throws: the caller decodes with libheif.
+enum HEIFPicture {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `coded` from `path`, which libvips' header says is `expected` (upright) in size.
+    static func decode(path: String, _ coded: HEVCCodedImage, expected: (width: Int, height: Int)) throws -> VImage {
+        let shown = coded.displayedSize
+        guard shown == expected else {
+            throw Failure(description: "its structure makes \(shown.width)×\(shown.height), libheif \(expected.width)×\(expected.height)")
+        }
+        guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
+        defer { try? file.close() }
+        let bands = coded.alpha == nil ? 3 : 4
+        var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands) { canvas in
+            try decodeTiles(coded, file, into: canvas, bands: bands)
+            if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas) }
+        }
+        for transform in coded.transforms { image = try transformed(image, transform) }
+        return try coded.iccProfile.map { try image.withICCProfile($0) } ?? image
+    }
+
+    private static func decodeTiles(_ coded: HEVCCodedImage, _ file: FileHandle, into canvas: UnsafeMutablePointer<UInt8>, bands: Int) throws {
+        let decoder = try HEVCDecoder(configuration: coded.configuration)
+        var conversion: (key: [Int], YCbCrToRGB)?
+        for (index, extents) in coded.tiles.enumerated() {
+            let left = index % coded.columns * coded.tileWidth, top = index / coded.columns * coded.tileHeight
+            let width = min(coded.tileWidth, coded.width - left), height = min(coded.tileHeight, coded.height - top)
+            // libheif refuses a tile wholly outside the grid's picture.
+            guard width > 0, height > 0 else { throw Failure(description: "tile \(index) lies outside the grid") }
+            try decoder.decode(try read(extents, file)) { planes in
+                guard planes.width == coded.tileWidth, planes.height == coded.tileHeight else {
+                    throw Failure(description: "tile \(index) decodes to \(planes.width)×\(planes.height), not \(coded.tileWidth)×\(coded.tileHeight)")
+                }
+                // The item's nclx, else the stream's own VUI, as libheif takes them.
+                let colour = coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
+                    ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
+                if conversion?.key != colour {
+                    conversion = (colour, YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1))
+                }
+                conversion!.1.convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), into: canvas,
+                                      stride: coded.width * bands, bands: bands, left: left, top: top, width: width, height: height)
+            }
+        }
+    }
+
+    /// The alpha image's luma as the fourth band, where it is the picture's size (libheif does
+    /// not scale it).
+    private static func decodeAlpha(_ alpha: HEVCCodedImage.Alpha, _ coded: HEVCCodedImage, _ file: FileHandle,
+                                    into canvas: UnsafeMutablePointer<UInt8>) throws {
+        let decoder = try HEVCDecoder(configuration: alpha.configuration)
+        try decoder.decode(try read(alpha.extents, file)) { planes in
+            guard planes.width == coded.width, planes.height == coded.height else {
+                throw Failure(description: "its alpha is \(planes.width)×\(planes.height), its picture \(coded.width)×\(coded.height)")
+            }
+            YCbCrToRGB.copyLuma(planes.luma, into: canvas, stride: coded.width * 4, bands: 4, band: 3, left: 0, top: 0,
+                                width: coded.width, height: coded.height)
+        }
+    }
+
+    /// One tile's bytes: its extents, in order.
+    private static func read(_ extents: [Range<Int>], _ file: FileHandle) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for extent in extents {
+            try file.seek(toOffset: UInt64(extent.lowerBound))
+            let data = try file.read(upToCount: extent.count) ?? Data()
+            guard data.count == extent.count else { throw Failure(description: "the file ends inside a tile") }
+            bytes += data
+        }
+        return bytes
+    }
+
+    /// `irot` and `imir` as EXIF orientations libvips applies (libheif 1.15's directions), `clap` as its cut.
+    private static func transformed(_ image: VImage, _ transform: HEVCCodedImage.Transform) throws -> VImage {
+        switch transform {
+        case .rotation(let degrees):
+            return degrees == 0 ? image : try image.oriented([90: 8, 180: 3, 270: 6][degrees] ?? 1)
+        case .mirror(let leftRight):
+            return try image.oriented(leftRight ? 2 : 4)
+        case .cleanAperture(let clap):
+            guard let cut = clap.cut(width: image.width, height: image.height) else { throw Failure(description: "libheif refuses its 'clap'") }
+            return try image.cropped(left: cut.left, top: cut.top, width: cut.width, height: cut.height)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+@testable import MediaBatchCore
+@testable import MetadataKit
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// A HEIC decoded by libavcodec through mediabatch's own loader against the same file decoded
+/// by libheif 1.15 through libvips' `heifload`: the same size and orientation, and samples within
+/// a level or so (the colour conversion is libheif's own; only the HEVC decoders may differ). Every
+/// HEIC of the fixtures, and of the shared corpus where it is; the files the loader declines are
+/// listed with their reasons.
+final class HEIFPictureTests: XCTestCase {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func testEveryFixtureHEICDecodesAsLibheifDoes() throws {
+        let folders = [Fixtures.samples.appendingPathComponent("heic"), Fixtures.fixtures.appendingPathComponent("metadata")]
+        XCTAssertEqual(try compareEvery(in: folders), [:], "every committed HEIC is the common case")
+    }
+
+    /// The corpus' overlay (`iovl`) and image sequence go to libheif; everything else, 200 MP
+    /// Samsung grid and clean apertures included, is decoded as libheif decodes it.
+    func testEveryCorpusHEICDecodesAsLibheifDoesOrIsDeclinedForItsReason() throws {
+        let corpus = Fixtures.corpus.appendingPathComponent("heic")
+        guard FileManager.default.fileExists(atPath: corpus.path) else { throw XCTSkip("no corpus at \(corpus.path)") }
+        XCTAssertEqual(try compareEvery(in: [corpus, Fixtures.corpus.appendingPathComponent("livephoto")]), [
+            "alpha_1440x960.heic": "its primary image is 'iovl' coded",
+            "candle_animation.heic": "it is an image sequence (a 'moov' box)",
+        ])
+    }
+
+    /// An image with an alpha plane (libheif's own encoder writes it as an auxiliary monochrome
+    /// image): four bands, the alpha plane as libheif attaches it.
+    func testAlphaImageIsTheFourthBand() throws {
+        let folder = Fixtures.temporaryFolder()
+        let png = folder.appendingPathComponent("alpha.png").path, heic = folder.appendingPathComponent("alpha.heic").path
+        var pixels: [UInt8] = []
+        for y in 0..<64 {
+            for x in 0..<96 { pixels += [UInt8(x * 2), UInt8(y * 3), UInt8((x + y) % 256), UInt8(x * y % 256)] }
+        }
+        try VImage.fromPixels(pixels, width: 96, height: 64, bands: 4).write(to: png, as: .png)
+        XCTAssertEqual(try runProcess("/usr/bin/heif-enc", ["-q", "90", "-o", heic, png]).exitCode, 0)
+        guard case .hevc(let coded) = HEIFCoding.read(path: heic) else { return XCTFail("declined: \(HEIFCoding.read(path: heic))") }
+        XCTAssertNotNil(coded.alpha)
+        try compare(heic, coded)
+    }
+
+    /// `imir` both ways, as libheif 1.15 reads its axis: an iPhone photo whose `irot` box is
+    /// renamed `imir` (axis 1, a left–right swap), then given axis 0 (top–bottom).
+    func testMirrorsAsLibheifDoes() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/iphone_xr_issue263.heic"))))
+        let irot = try XCTUnwrap(bytes.firstOffset(of: Array("irot".utf8)))
+        bytes.replaceSubrange(irot..<irot + 4, with: Array("imir".utf8))
+        let folder = Fixtures.temporaryFolder()
+        for axis: UInt8 in [1, 0] {
+            bytes[irot + 4] = axis
+            let path = folder.appendingPathComponent("mirrored-\(axis).heic").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+            XCTAssertEqual(coded.transforms, [.mirror(leftRight: axis == 1)])
+            try compare(path, coded)
+        }
+    }
+
+    /// Damaged copies of an iPhone photo (24, seeded: cut short, coded bytes flipped, boxes
+    /// flipped, runs zeroed): each is declined, fails with an error (libheif then decodes it, or
+    /// fails the item), or decodes to its size; none crashes the process. Damage inside a tile's
+    /// slice data is an error, not a concealed picture.
+    func testDamagedCopiesAreDeclinedOrFailNeverCrash() throws {
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/IMG_1034.heic"))))
+        var random = SplitMix(seed: 30), outcomes: [String: Int] = [:]
+        let folder = Fixtures.temporaryFolder()
+        for index in 0..<24 {
+            let path = folder.appendingPathComponent("damaged-\(index).heic").path
+            try Data(HostileFiles.damaged(whole, kind: index, head: 4096, using: &random)).write(to: URL(fileURLWithPath: path))
+            guard case .hevc(let coded) = HEIFCoding.read(path: path) else {
+                outcomes["declined", default: 0] += 1
+                continue
+            }
+            do {
+                let image = try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize)
+                XCTAssertEqual([image.width, image.height], [4032, 3024])
+                outcomes["decoded", default: 0] += 1
+            } catch {
+                outcomes["failed", default: 0] += 1
+            }
+        }
+        print("damaged copies: \(outcomes)")
+        XCTAssertEqual(outcomes.values.reduce(0, +), 24)
+        XCTAssertGreaterThan(outcomes["failed", default: 0], 0, "flipped coded bytes are caught")
+    }
+
+    /// A tile's bytes flipped in the middle of its slice data: libavcodec's error, not a picture
+    /// with a concealed block.
+    func testFlippedTileBytesFail() throws {
+        let path = Fixtures.sample("heic/IMG_1034.heic")
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let tile = coded.tiles[10][0]
+        for offset in stride(from: tile.lowerBound + tile.count / 2, to: tile.lowerBound + tile.count / 2 + 64, by: 1) { bytes[offset] ^= 0x5A }
+        let damaged = Fixtures.temporaryFolder().appendingPathComponent("flipped.heic").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        XCTAssertThrowsError(try HEIFPicture.decode(path: damaged, coded, expected: coded.displayedSize))
+    }
+
+    /// An `hvcC` whose parameter sets are zeroed: the decoder refuses it, with an error.
+    func testDamagedConfigurationFails() throws {
+        let path = Fixtures.sample("heic/IMG_1034.heic")
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        var configuration = coded.configuration
+        for index in 23..<configuration.count { configuration[index] = 0 }
+        let damaged = HEVCCodedImage(configuration: configuration, tileWidth: coded.tileWidth, tileHeight: coded.tileHeight,
+                                     columns: coded.columns, rows: coded.rows, width: coded.width, height: coded.height, tiles: coded.tiles,
+                                     colour: coded.colour, iccProfile: coded.iccProfile, transforms: coded.transforms, alpha: nil)
+        XCTAssertThrowsError(try HEIFPicture.decode(path: path, damaged, expected: coded.displayedSize))
+    }
+
+    /// The corpus' item "without data" has 8 bytes where a picture should be: read, then refused
+    /// by the decoder (libheif refuses it too).
+    func testItemWithoutDataFails() throws {
+        let path = Fixtures.broken.appendingPathComponent("heif_item_without_data.heif").path
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        XCTAssertEqual(coded.tiles, [[534..<542]])
+        XCTAssertThrowsError(try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize))
+    }
+
+    /// A grid whose descriptor asks for a row more than its tiles fill: declined (libheif judges it).
+    func testMissingTilesDecline() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/IMG_1034.heic"))))
+        let idat = try XCTUnwrap(bytes.firstOffset(of: Array("idat".utf8)))
+        XCTAssertEqual(bytes[idat + 6], 5, "rows - 1")
+        bytes[idat + 6] = 6
+        let path = Fixtures.temporaryFolder().appendingPathComponent("missing.heic").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(HEIFCoding.read(path: path), .declines("its grid of 8×7 names 48 tiles"))
+    }
+
+    /// Compares every HEIC in `folders` that the loader reads; returns the others with the reason.
+    private func compareEvery(in folders: [URL]) throws -> [String: String] {
+        var declined: [String: String] = [:]
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.lowercased().hasSuffix(".heic") {
+                let path = folder.appendingPathComponent(name).path
+                switch HEIFCoding.read(path: path) {
+                case .declines(let reason): declined[name] = reason
+                case .hevc(let coded): try compare(path, coded)
+                }
+            }
+        }
+        return declined
+    }
+
+    private func compare(_ path: String, _ coded: HEVCCodedImage) throws {
+        let name = (path as NSString).lastPathComponent
+        let theirs = try VImage.decode(path)
+        let ours = try HEIFPicture.decode(path: path, coded, expected: (theirs.width, theirs.height))
+        XCTAssertEqual([ours.width, ours.height, ours.bands], [theirs.width, theirs.height, theirs.bands], name)
+        XCTAssertEqual(ours.iccProfile, theirs.iccProfile, name)
+        let (mine, reference) = (try ours.pixels(), try theirs.pixels())
+        guard mine.count == reference.count else { return XCTFail("\(name): \(mine.count) samples against \(reference.count)") }
+        var sum = 0, largest = 0
+        for index in mine.indices {
+            let difference = abs(Int(mine[index]) - Int(reference[index]))
+            sum += difference
+            largest = max(largest, difference)
+        }
+        let mean = Double(sum) / Double(max(1, mine.count))
+        print("\(name): \(ours.width)×\(ours.height), mean difference \(mean), largest \(largest)")
+        XCTAssertLessThanOrEqual(mean, 0.5, name)
+        XCTAssertLessThanOrEqual(largest, 4, name)
+    }
+}
