@@ -71,17 +71,24 @@ extension LibAV {
 
     /// Cropped to the container's clean aperture, upright, shrunk, then (for HDR) tone-mapped, then packed RGB.
     private static func posterFilters(_ movie: MovieDecoder, _ frame: LibAVDecoding.Frame, fitting: Int?) -> (String, Bool) {
-        let crop = movie.cropping.map { crop in
-            ["crop=w=\(Int(frame.pointee.width) - crop.left - crop.right):h=\(Int(frame.pointee.height) - crop.top - crop.bottom)"
-                + ":x=\(crop.left):y=\(crop.top)"]
-        } ?? []
-        let turn = [90: ["transpose=clock"], 180: ["hflip", "vflip"], 270: ["transpose=cclock"]][movie.rotationClockwise] ?? []
+        let upright = uprightFilters(frame, cropping: movie.cropping, rotation: movie.rotationClockwise)
         let shrink = fitting.flatMap { side in
             max(frame.pointee.width, frame.pointee.height) > side
                 ? ["scale=\(side):\(side):force_original_aspect_ratio=decrease:flags=lanczos"] : nil
         } ?? []
         let toneMap = toneMapping(frame)
-        return ((crop + turn + shrink + toneMap + ["format=rgb24"]).joined(separator: ","), !toneMap.isEmpty)
+        return ((upright + shrink + toneMap + ["format=rgb24"]).joined(separator: ","), !toneMap.isEmpty)
+    }
+
+    /// Cropped to the container's clean aperture, then turned as the display matrix says (`transpose`,
+    /// `hflip`/`vflip`, as the ffmpeg CLI does): a poster's and a rendition's first filters.
+    static func uprightFilters(_ frame: LibAVDecoding.Frame, cropping: (top: Int, bottom: Int, left: Int, right: Int)?,
+                               rotation: Int) -> [String] {
+        let crop = cropping.map { crop in
+            ["crop=w=\(Int(frame.pointee.width) - crop.left - crop.right):h=\(Int(frame.pointee.height) - crop.top - crop.bottom)"
+                + ":x=\(crop.left):y=\(crop.top)"]
+        } ?? []
+        return crop + ([90: ["transpose=clock"], 180: ["hflip", "vflip"], 270: ["transpose=cclock"]][rotation] ?? [])
     }
 
     /// For a PQ or HLG frame, the chain photo-library servers use (Immich's): linear light at 100

@@ -15,6 +15,15 @@ extension LibAV {
         return CodecsParameter.of(parameters)
     }
 
+    /// A rendition's size for a movie shown at `size`: within `maxPixelSize` on the longest side,
+    /// never larger, even sides (4:2:0). The plan's and the encoder's alike.
+    public static func renditionSize(_ size: (width: Int, height: Int), maxPixelSize: Int?) -> (width: Int, height: Int) {
+        let longest = max(size.width, size.height)
+        let scale = maxPixelSize.map { min(1, Double($0) / Double(longest)) } ?? 1
+        func even(_ side: Int) -> Int { max(2, Int((Double(side) * scale / 2).rounded()) * 2) }
+        return (even(size.width), even(size.height))
+    }
+
     /// Writes a web rendition of the movie at `path` to `output`: its first video stream upright
     /// (display matrix applied, none left), cropped to its clean aperture where this FFmpeg
     /// exports one, fitted to `maxPixelSize`, at most `maxFps`, HDR kept or tone-mapped, encoded

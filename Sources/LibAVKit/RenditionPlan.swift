@@ -43,20 +43,13 @@ struct VideoPlan {
         let square = aspect.num <= 0 || aspect.den <= 0 || aspect.num == aspect.den
         let shown = square ? stored.width : Int((Double(stored.width) * Double(aspect.num) / Double(aspect.den)).rounded())
         let upright = rotation % 180 == 90 ? (width: stored.height, height: shown) : (width: shown, height: stored.height)
-        let size = Self.fitted(upright, settings.maxPixelSize), source = stream.pointee.codecpar.pointee
+        let size = LibAV.renditionSize(upright, maxPixelSize: settings.maxPixelSize), source = stream.pointee.codecpar.pointee
         self.size = size
         let tagFits = settings.codec.codecTag.map { $0 == source.codec_tag } ?? true
         fits = settings.copyWhereFits && source.codec_id == settings.codec.codecID && rotation == 0 && cropping == nil && square
             && !capsRate && size == stored && tagFits && Self.pixelsFit(source, settings)
     }
 
-    /// Within `maxPixelSize` on the longest side, never larger; even sides, as 4:2:0 needs.
-    private static func fitted(_ size: (width: Int, height: Int), _ maxPixelSize: Int?) -> (width: Int, height: Int) {
-        let longest = max(size.width, size.height)
-        let scale = maxPixelSize.map { min(1, Double($0) / Double(longest)) } ?? 1
-        func even(_ side: Int) -> Int { max(2, Int((Double(side) * scale / 2).rounded()) * 2) }
-        return (even(size.width), even(size.height))
-    }
 
     /// 8-bit 4:2:0 in limited range (not `yuvj420p`), SDR — or 10-bit HDR where it is kept.
     private static func pixelsFit(_ parameters: AVCodecParameters, _ settings: RenditionSettings) -> Bool {
@@ -104,16 +97,12 @@ struct VideoPlan {
     /// Cropped, upright, sized (limited range), rate-capped, then tone-mapped (HDR to SDR) and in
     /// the encoder's pixel format: the ffmpeg CLI's filters by name.
     private func filters(for frame: LibAVDecoding.Frame) -> String {
-        let crop = cropping.map { crop in
-            ["crop=w=\(Int(frame.pointee.width) - crop.left - crop.right):h=\(Int(frame.pointee.height) - crop.top - crop.bottom)"
-                + ":x=\(crop.left):y=\(crop.top)"]
-        } ?? []
-        let turn = [90: ["transpose=clock"], 180: ["hflip", "vflip"], 270: ["transpose=cclock"]][rotation] ?? []
+        let upright = LibAV.uprightFilters(frame, cropping: cropping, rotation: rotation)
         let toneMap = isHDR && !keepsHDR ? LibAV.toneMapping(frame, output: "t=bt709:m=bt709:r=tv") : []
         // Tone mapping is told the frame's own range: only SDR is moved to limited range here.
         let scale = ["scale=\(size.width):\(size.height)" + (toneMap.isEmpty ? ":out_range=tv" : "") + ",setsar=1"]
         let rate = capsRate ? ["fps=\(settings.maxFps)"] : []
-        return (crop + turn + scale + rate + toneMap + ["format=\(keepsHDR ? "yuv420p10le" : "yuv420p")"]).joined(separator: ",")
+        return (upright + scale + rate + toneMap + ["format=\(keepsHDR ? "yuv420p10le" : "yuv420p")"]).joined(separator: ",")
     }
 }
 

@@ -52,6 +52,8 @@ final class VideoStageTests: XCTestCase, RunsPipelines {
         }
         XCTAssertEqual(try exiftool(output.appendingPathComponent("train.h264.mp4").path)["Keys:ContentIdentifier"] as? String,
                        "E905E6C6-C747-4805-942F-9904A0281F02", "the Live Photo's movie keeps its identifier")
+        XCTAssertEqual(result(report, "iphone6_with-gps.mov")?.removedMetadata, ["QuickTime location (com.apple.quicktime.location.ISO6709)"],
+                       "named once for both renditions")
         XCTAssertEqual(result(report, "Landscape_6.jpg")?.output, "Landscape_6.jpg", "a still passes through")
     }
 

@@ -44,6 +44,10 @@ final class PathTemplateTests: XCTestCase {
         XCTAssertEqual(try PathTemplate("{stem}.{inputExt}.{ext}").render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "cr2")), "IMG_1.cr2.jpg")
         // A movie beside its poster's variants has no size: the separator before {size} goes with it.
         XCTAssertEqual(try PathTemplate("{stem}-{size}.{ext}").render(.init(dir: "", stem: "IMG_1", ext: "mov", inputExt: "mov")), "IMG_1.mov")
+        // {codec} names a rendition; any other output drops it with the separator before it.
+        let renditions = try PathTemplate("{stem}.{codec}.{ext}")
+        XCTAssertEqual(renditions.render(.init(dir: "", stem: "IMG_1", ext: "mp4", inputExt: "mov", codec: "av1")), "IMG_1.av1.mp4")
+        XCTAssertEqual(renditions.render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "heic")), "IMG_1.jpg")
         XCTAssertEqual(template.render(.init(dir: "", stem: "IMG_1", ext: "jpg", inputExt: "heic")), "IMG_1.jpg")
         XCTAssertEqual(try PathTemplate("web/{stem}-2048.{ext}").render(.init(dir: "x", stem: "a", ext: "webp", inputExt: "heic")), "web/a-2048.webp")
     }

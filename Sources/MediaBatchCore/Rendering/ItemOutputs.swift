@@ -31,6 +31,8 @@ final class ItemOutputs {
     private(set) var removedMetadata: [String] = []
     /// The outputs, by path, whose picture's gain map was to go in and could not be read.
     private(set) var gainMapsLeftOut: Set<String> = []
+    /// The movie's location keys, read once for all its renditions.
+    private lazy var renditionRemoved = MovieRendition.removed(from: item)
     /// Each rendition's RFC 6381 `codecs`, by path.
     private(set) var renditionCodecs: [String: String] = [:]
 
@@ -55,7 +57,7 @@ final class ItemOutputs {
     func write(_ output: PlannedOutput, to path: String) throws -> String {
         if let rendition = output.rendition {
             let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path, cache: renditionCache)
-            note(written.removed)
+            note(renditionRemoved)
             renditionCodecs[output.path ?? ""] = written.codecs
             return written.contentHash
         }

@@ -7,8 +7,6 @@ import RunState
 /// LibAVKit's failures as the item's.
 enum MovieRendition {
     struct Written {
-        /// What the source had that the rendition does not carry, for the report.
-        let removed: [String]
         let contentHash: String
         /// RFC 6381's name of its video, for `<source type=…>`.
         let codecs: String?
@@ -18,8 +16,6 @@ enum MovieRendition {
     /// until the movie's other outputs are made.
     static func write(_ item: ItemContext, _ rendition: VideoRendition, editing edits: [Stage.StripMetadata], to path: String,
                       cache: RenditionCache) throws -> Written {
-        let dropped = ((try? LibAV.tags(of: item.input.path)) ?? []).map(\.0).filter(RenditionTags.isLocation)
-        let removed = dropped.isEmpty ? [] : ["QuickTime location (\(dropped.joined(separator: ", ")))"]
         if !cache.take(item, rendition, to: path) {
             do {
                 let codec = rendition.rendition.codec.rawValue, input = item.input.relativePath
@@ -33,7 +29,13 @@ enum MovieRendition {
             }
             cache.keep(item, rendition, finished: path)
         }
-        return Written(removed: removed, contentHash: try ContentHash.ofFile(atPath: path), codecs: LibAV.codecsParameter(of: path))
+        return Written(contentHash: try ContentHash.ofFile(atPath: path), codecs: LibAV.codecsParameter(of: path))
+    }
+
+    /// What the movie had that no rendition carries, for the report: its location keys.
+    static func removed(from item: ItemContext) -> [String] {
+        let dropped = ((try? LibAV.tags(of: item.input.path)) ?? []).map(\.0).filter(RenditionTags.isLocation)
+        return dropped.isEmpty ? [] : ["QuickTime location (\(dropped.joined(separator: ", ")))"]
     }
 
     private static func settings(_ planned: VideoRendition) -> RenditionSettings {

@@ -21,6 +21,11 @@ struct PosterStage: PipelineStage {
     /// A frame larger than `maxPixels` fails before any is decoded, as an image would.
     func check(_ item: ItemContext) throws {
         guard let frame = item.videoFrame else { return }
+        try Self.refuseFrames(frame, over: maxPixels)
+    }
+
+    /// A movie's frames over `limits.maxPixels` fail before any is decoded (the `video` stage's too).
+    static func refuseFrames(_ frame: PixelSize, over maxPixels: Int) throws {
         let pixels = frame.width * frame.height
         guard pixels <= maxPixels else {
             throw StageFailure(.tooManyPixels, "frames of \(frame.width)×\(frame.height) are \(pixels) pixels, over limits.maxPixels (\(maxPixels))")

@@ -1,3 +1,4 @@
+import LibAVKit
 import MediaFormats
 import PipelineModel
 
@@ -24,9 +25,7 @@ struct VideoStage: PipelineStage {
         guard let frame = item.videoFrame else {
             throw StageFailure(.decodeFailed, "no video stream to render (streams: \(item.movieStreams.joined(separator: ", ")))")
         }
-        guard frame.width * frame.height <= maxPixels else {
-            throw StageFailure(.tooManyPixels, "frames of \(frame.width)×\(frame.height) are \(frame.width * frame.height) pixels, over limits.maxPixels (\(maxPixels))")
-        }
+        try PosterStage.refuseFrames(frame, over: maxPixels)
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
@@ -49,10 +48,9 @@ struct VideoStage: PipelineStage {
         }.reduce(0, +)
     }
 
-    /// As LibAVKit sizes it: within `maxPixelSize`, never larger, even sides (4:2:0).
+    /// As LibAVKit sizes it.
     static func fitted(_ frame: PixelSize, _ maxPixelSize: Int?) -> PixelSize {
-        let scale = maxPixelSize.map { min(1, Double($0) / Double(frame.longestSide)) } ?? 1
-        func even(_ side: Int) -> Int { max(2, Int((Double(side) * scale / 2).rounded()) * 2) }
-        return PixelSize(width: even(frame.width), height: even(frame.height))
+        let size = LibAV.renditionSize((frame.width, frame.height), maxPixelSize: maxPixelSize)
+        return PixelSize(width: size.width, height: size.height)
     }
 }
