@@ -1,5 +1,10 @@
 #include "mediabatch_ycbcr.h"
 
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 /* libheif's own float arithmetic: no fused multiply-adds where a compiler could make them. */
 #pragma STDC FP_CONTRACT OFF
 
@@ -73,11 +78,11 @@ MbYCbCrCoefficients mb_ycbcr_coefficients(int matrix, int primaries, int full_ra
  * a 12 MP photo's whole item. */
 #define CLIP_F_U8(fx, out) do { long x_ = (long) ((fx) + 0.5f); (out) = x_ < 0 ? 0 : x_ > 255 ? 255 : (uint8_t) x_; } while (0)
 
-/* One row, as Op_YCbCr_to_RGB<uint8_t>'s inner loop (its matrix test hoisted out of the loop). */
+/* One row from pixel `x` on, as Op_YCbCr_to_RGB<uint8_t>'s inner loop (its matrix test hoisted out of the loop). */
 static void row(const MbYCbCrCoefficients *c, const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int shift_x,
-                uint8_t *out, int bands, int width) {
+                uint8_t *out, int bands, int x, int width) {
     const float r_cr = c->r_cr, g_cb = c->g_cb, g_cr = c->g_cr, b_cb = c->b_cb;
-    for (int x = 0; x < width; x++, out += bands) {
+    for (out += (ptrdiff_t) x * bands; x < width; x++, out += bands) {
         int cx = x >> shift_x;
         int in_cb = cb ? cb[cx] : 128, in_cr = cr ? cr[cx] : 128;
         if (c->matrix == 0) {
@@ -107,13 +112,85 @@ static void row(const MbYCbCrCoefficients *c, const uint8_t *y, const uint8_t *c
     }
 }
 
+#if defined(__x86_64__)
+#define AVX2 __attribute__((target("avx2")))
+
+/* 8 chroma samples for pixels x..x+7, each as its float minus 128: 4 samples each taken twice where chroma
+ * is halved across (shift_x 1), else 8. */
+static inline AVX2 __m256 chroma8(const uint8_t *plane, int x, int shift_x) {
+    __m128i bytes;
+    if (shift_x) {
+        uint32_t four;
+        memcpy(&four, plane + (x >> 1), 4);
+        bytes = _mm_cvtsi32_si128((int) four);
+        bytes = _mm_unpacklo_epi8(bytes, bytes);
+    } else {
+        bytes = _mm_loadl_epi64((const __m128i *) (plane + x));
+    }
+    return _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_cvtepu8_epi32(bytes), _mm256_set1_epi32(128)));
+}
+
+/* (long) (f + 0.5f) as the scalar path rounds, for values the clamp then bounds. */
+static inline AVX2 __m256i rounded(__m256 f) {
+    return _mm256_cvttps_epi32(_mm256_add_ps(f, _mm256_set1_ps(0.5f)));
+}
+
+/* The float formula of `row` for 3-band pixels, 8 at a time: the same single-precision operations in the same
+ * order, so every sample is the scalar's (libheif's). Stops where a 16-byte store would pass the row's end (the
+ * scalar loop finishes it: the region's right neighbour may be written already); returns where it stopped. */
+static AVX2 int row_avx2(const MbYCbCrCoefficients *c, const uint8_t *y, const uint8_t *cb, const uint8_t *cr,
+                         int shift_x, uint8_t *out, int width) {
+    const __m256 r_cr = _mm256_set1_ps(c->r_cr), g_cb = _mm256_set1_ps(c->g_cb), g_cr = _mm256_set1_ps(c->g_cr),
+                 b_cb = _mm256_set1_ps(c->b_cb);
+    /* Per 128-bit lane r0..r3 g0..g3 b0..b3 b0..b3 becomes r0 g0 b0 r1 g1 b1 … b3, then 4 bytes not kept. */
+    const __m256i interleave = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1,
+                                                0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1);
+    int x = 0;
+    for (; x + 10 <= width; x += 8) {
+        __m256 yv = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *) (y + x))));
+        __m256 u = chroma8(cb, x, shift_x), v = chroma8(cr, x, shift_x);
+        if (!c->full_range) {
+            yv = _mm256_mul_ps(_mm256_sub_ps(yv, _mm256_set1_ps(16.0f)), _mm256_set1_ps(1.1689f));
+            u = _mm256_mul_ps(u, _mm256_set1_ps(1.1429f));
+            v = _mm256_mul_ps(v, _mm256_set1_ps(1.1429f));
+        }
+        __m256i r = rounded(_mm256_add_ps(yv, _mm256_mul_ps(r_cr, v)));
+        __m256i g = rounded(_mm256_add_ps(_mm256_add_ps(yv, _mm256_mul_ps(g_cb, u)), _mm256_mul_ps(g_cr, v)));
+        __m256i b = rounded(_mm256_add_ps(yv, _mm256_mul_ps(b_cb, u)));
+        /* Saturating packs clamp to 0...255 as the scalar clip does. */
+        __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(r, g), _mm256_packs_epi32(b, b));
+        bytes = _mm256_shuffle_epi8(bytes, interleave);
+        _mm_storeu_si128((__m128i *) (out + 3 * x), _mm256_castsi256_si128(bytes));
+        _mm_storeu_si128((__m128i *) (out + 3 * x + 12), _mm256_extracti128_si256(bytes, 1));
+    }
+    return x;
+}
+#endif
+
+/* Whether the vector row applies: the float formula (not GBR or YCgCo), colour, 3 bands, on a CPU with AVX2. */
+static int vector_row(const MbYCbCrCoefficients *c, const uint8_t *cb, int shift_x, int bands) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return c->matrix != 0 && c->matrix != 8 && cb && shift_x <= 1 && bands == 3 && __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
 void mb_ycbcr_to_rgb(const MbYCbCrCoefficients *c, const uint8_t *y, ptrdiff_t y_stride, const uint8_t *cb,
                      ptrdiff_t cb_stride, const uint8_t *cr, ptrdiff_t cr_stride, int shift_x, int shift_y,
                      uint8_t *out, ptrdiff_t out_stride, int bands, int left, int top, int width, int height) {
+    const int vector = vector_row(c, cb, shift_x, bands);
     for (int j = 0; j < height; j++) {
         ptrdiff_t cy = j >> shift_y;
-        row(c, y + j * y_stride, cb ? cb + cy * cb_stride : NULL, cr ? cr + cy * cr_stride : NULL, shift_x,
-            out + (top + j) * out_stride + (ptrdiff_t) left * bands, bands, width);
+        const uint8_t *yr = y + j * y_stride, *cbr = cb ? cb + cy * cb_stride : NULL, *crr = cr ? cr + cy * cr_stride : NULL;
+        uint8_t *o = out + (top + j) * out_stride + (ptrdiff_t) left * bands;
+        int x = 0;
+#if defined(__x86_64__)
+        if (vector)
+            x = row_avx2(c, yr, cbr, crr, shift_x, o, width);
+#endif
+        row(c, yr, cbr, crr, shift_x, o, bands, x, width);
     }
 }
 

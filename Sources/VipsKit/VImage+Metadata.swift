@@ -49,6 +49,20 @@ extension VImage {
         return VImage(owning: out!)
     }
 
+    /// A copy declaring EXIF's `orientation` (1...8), not yet applied: `resized` applies it to
+    /// the smaller image, `upright()` to this one. Pixels are shared, not copied.
+    public func withOrientation(_ orientation: Int) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_vips_copy(pointer, &out), "copy") }
+        vips_image_set_int(out, "orientation", Int32(orientation))
+        return VImage(owning: out!)
+    }
+
+    /// The size once turned upright: width and height swapped where the orientation turns a quarter.
+    public var uprightSize: (width: Int, height: Int) {
+        (5...8).contains(orientation) ? (height, width) : (width, height)
+    }
+
     var fieldNames: [String] {
         guard let names = vips_image_get_fields(pointer) else { return [] }
         defer { g_strfreev(names) }

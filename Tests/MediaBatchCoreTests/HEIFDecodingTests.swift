@@ -37,8 +37,9 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
 
     /// Whole runs, in worker processes, of an iPhone photo turned a quarter: the report names
     /// libavcodec; with `MEDIABATCH_HEIF_DECODER=libheif` (the workers inherit it), libheif and
-    /// why. The two JPEGs are the same picture, upright (the decodes are sample for sample the
-    /// same: `HEIFPictureTests`; libvips resizes a file's decode and an image in memory alike).
+    /// why. The two PNGs are the same picture, upright (the decodes are sample for sample the
+    /// same: `HEIFPictureTests`); libavcodec's is turned after the reduce, libheif's before, so
+    /// the passes run across the other axis and round apart at hard edges (mean 0.31 measured).
     func testRunReportsTheDecoderAndTheEnvironmentForcesLibheif() throws {
         let input = try Self.folder(of: ["heic/iphone_xr_issue263.heic"])
         var written: [VImage] = []
@@ -46,7 +47,8 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
             if forced { setenv("MEDIABATCH_HEIF_DECODER", "libheif", 1) }
             defer { unsetenv("MEDIABATCH_HEIF_DECODER") }
             let output = Fixtures.temporaryFolder()
-            let item = try XCTUnwrap(result(try Self.run(try pipeline(webStages), input: input, output: output), "iphone_xr_issue263.heic"))
+            let stages = webStages.replacingOccurrences(of: #""to": "jpeg""#, with: #""to": "png""#)
+            let item = try XCTUnwrap(result(try Self.run(try pipeline(stages), input: input, output: output), "iphone_xr_issue263.heic"))
             XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
             XCTAssertEqual(item.decoder, forced ? .libheif : .libavcodec)
             XCTAssertEqual(item.decoderReason, forced ? "MEDIABATCH_HEIF_DECODER=libheif" : nil)

@@ -64,6 +64,32 @@ final class HEIFPictureTests: XCTestCase {
         }
     }
 
+    /// Turns and mirrors left pending are made one orientation: for every two of EXIF's eight,
+    /// the one `then` makes turns a picture as libvips turning it by the first and then the second.
+    func testTwoOrientationsMakeTheOneLibvipsApplies() throws {
+        let image = try VImage.fromPixels((0..<6).flatMap { [UInt8($0 * 40), 0, 0] }, width: 3, height: 2, bands: 3)
+        let all = (0..<4).flatMap { turns in [false, true].map { Orientation(clockwiseTurns: turns, mirrored: $0) } }
+        XCTAssertEqual(Set(all.map(\.exif)), Set(1...8))
+        for first in all {
+            for second in all {
+                let stepwise = try image.oriented(first.exif).oriented(second.exif)
+                let once = try image.oriented(first.then(second).exif)
+                XCTAssertEqual(try once.pixels(), try stepwise.pixels(), "\(first.exif) then \(second.exif)")
+                XCTAssertEqual([once.width, once.height], [stepwise.width, stepwise.height])
+            }
+        }
+    }
+
+    /// A turned iPhone photo is decoded with its turn pending, as its orientation: upright, it is libheif's picture
+    /// (above); its size as stored is the tiles'.
+    func testTurnIsLeftPendingForTheReduce() throws {
+        let path = Fixtures.sample("heic/iphone_xr_issue263.heic")
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        let image = try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize)
+        XCTAssertEqual([image.width, image.height, image.orientation], [4032, 3024, 6])
+        XCTAssertEqual(image.uprightSize.width, 3024)
+    }
+
     /// Damaged copies of an iPhone photo (24, seeded: cut short, coded bytes flipped, boxes
     /// flipped, runs zeroed): each is declined, fails with an error (libheif then decodes it, or
     /// fails the item), or decodes to its size; none crashes the process. Damage inside a tile's
@@ -155,7 +181,7 @@ final class HEIFPictureTests: XCTestCase {
     private func compare(_ path: String, _ coded: HEVCCodedImage) throws {
         let name = (path as NSString).lastPathComponent
         let theirs = try VImage.decode(path)
-        let ours = try HEIFPicture.decode(path: path, coded, expected: (theirs.width, theirs.height))
+        let ours = try HEIFPicture.decode(path: path, coded, expected: (theirs.width, theirs.height)).upright()
         XCTAssertEqual([ours.width, ours.height, ours.bands], [theirs.width, theirs.height, theirs.bands], name)
         XCTAssertEqual(ours.iccProfile, theirs.iccProfile, name)
         let (mine, reference) = (try ours.pixels(), try theirs.pixels())

@@ -29,4 +29,40 @@ final class YCbCrToRGBTests: XCTestCase {
         XCTAssertEqual(p3[3], 2 * (1 - 0.0793), accuracy: 2e-3, "Kb 0.0793")
         XCTAssertEqual(coefficients(12, 2), [1.402, -0.344136, -0.714136, 1.772])
     }
+
+    /// Three-band pixels convert 8 at a time (AVX2), four-band ones one by one: the same samples, for random
+    /// planes of every sample value, both ranges, chroma halved across or not, and rows whose length leaves a tail.
+    func testVectorRowsAreTheScalarOnes() {
+        var state: UInt64 = 30
+        func random() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let width = 77, height = 6
+        let luma = (0..<width * height).map { _ in random() }, cb = (0..<width * height).map { _ in random() }
+        let cr = (0..<width * height).map { _ in random() }
+        for fullRange in [false, true] {
+            for shiftX in [0, 1] {
+                let conversion = YCbCrToRGB(matrix: 13, primaries: 12, fullRange: fullRange)
+                var three = [UInt8](repeating: 0, count: width * height * 3), four = [UInt8](repeating: 0, count: width * height * 4)
+                luma.withUnsafeBufferPointer { y in
+                    cb.withUnsafeBufferPointer { cb in
+                        cr.withUnsafeBufferPointer { cr in
+                            let chroma = width >> shiftX
+                            for (bands, pointer) in [(3, three.withUnsafeMutableBufferPointer { $0.baseAddress! }),
+                                                     (4, four.withUnsafeMutableBufferPointer { $0.baseAddress! })] {
+                                conversion.convert(luma: (y.baseAddress!, width), cb: (cb.baseAddress!, chroma), cr: (cr.baseAddress!, chroma),
+                                                   shift: (shiftX, 0), into: pointer, stride: width * bands, bands: bands, left: 0, top: 0,
+                                                   width: width, height: height)
+                            }
+                        }
+                    }
+                }
+                let fourAsThree = (0..<width * height).flatMap { four[$0 * 4..<$0 * 4 + 3] }
+                XCTAssertEqual(three, fourAsThree, "full range \(fullRange), shift \(shiftX)")
+                XCTAssertTrue(three.contains(0) && three.contains(255), "clamped at both ends")
+                XCTAssertGreaterThan(Set(three).count, 240)
+            }
+        }
+    }
 }

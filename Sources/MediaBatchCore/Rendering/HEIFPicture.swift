@@ -8,6 +8,9 @@ import VipsKit
 /// decoder context, converted (`YCbCrToRGB`) straight into its place in one RGB (or RGBA) libvips memory image
 /// cut to the grid's size, then turned, mirrored and cut as the file's properties say in
 /// their order, the ICC profile attached. Any failure throws: the caller decodes with libheif.
+/// The turns and mirrors after the last cut are left pending as the image's orientation: a
+/// quarter turn of a 12 MP picture costs as much as its colour conversion, and `VImage.resized`
+/// turns the reduced picture instead (`upright()` the whole one).
 enum HEIFPicture {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -26,7 +29,10 @@ enum HEIFPicture {
             try decodeTiles(coded, file, into: canvas, bands: bands)
             if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas) }
         }
-        for transform in coded.transforms { image = try transformed(image, transform) }
+        let cut = coded.transforms.lastIndex { if case .cleanAperture = $0 { true } else { false } }.map { $0 + 1 } ?? 0
+        for transform in coded.transforms[..<cut] { image = try transformed(image, transform) }
+        let pending = coded.transforms[cut...].reduce(Orientation.upright) { $0.then(orientation(of: $1)) }
+        if pending != .upright { image = try image.withOrientation(pending.exif) }
         return try coded.iccProfile.map { try image.withICCProfile($0) } ?? image
     }
 
@@ -80,16 +86,43 @@ enum HEIFPicture {
         return bytes
     }
 
-    /// `irot` and `imir` as EXIF orientations libvips applies (libheif 1.15's directions), `clap` as its cut.
+    /// A turn or mirror as the `Orientation` that makes it (libheif 1.15's directions); a cut as none.
+    private static func orientation(of transform: HEVCCodedImage.Transform) -> Orientation {
+        switch transform {
+        case .rotation(let degrees): return Orientation(clockwiseTurns: (4 - degrees / 90) % 4, mirrored: false)
+        case .mirror(let leftRight): return Orientation(clockwiseTurns: leftRight ? 0 : 2, mirrored: true)
+        case .cleanAperture: return .upright
+        }
+    }
+
+    /// `irot` and `imir` as EXIF orientations libvips applies, `clap` as its cut.
     private static func transformed(_ image: VImage, _ transform: HEVCCodedImage.Transform) throws -> VImage {
         switch transform {
-        case .rotation(let degrees):
-            return degrees == 0 ? image : try image.oriented([90: 8, 180: 3, 270: 6][degrees] ?? 1)
-        case .mirror(let leftRight):
-            return try image.oriented(leftRight ? 2 : 4)
+        case .rotation, .mirror:
+            let exif = orientation(of: transform).exif
+            return exif == 1 ? image : try image.oriented(exif)
         case .cleanAperture(let clap):
             guard let cut = clap.cut(width: image.width, height: image.height) else { throw Failure(description: "libheif refuses its 'clap'") }
             return try image.cropped(left: cut.left, top: cut.top, width: cut.width, height: cut.height)
         }
+    }
+}
+
+/// One of EXIF's eight orientations as what making the picture upright does: quarter turns
+/// clockwise, then a left–right mirror. Two in a row make one.
+struct Orientation: Equatable {
+    static let upright = Orientation(clockwiseTurns: 0, mirrored: false)
+    let clockwiseTurns: Int
+    let mirrored: Bool
+
+    /// This, then `next`: a mirror before a turn is the opposite turn before the mirror.
+    func then(_ next: Orientation) -> Orientation {
+        Orientation(clockwiseTurns: (clockwiseTurns + (mirrored ? 4 - next.clockwiseTurns : next.clockwiseTurns)) % 4,
+                    mirrored: mirrored != next.mirrored)
+    }
+
+    /// EXIF's number (2 mirrors, 6 turns a quarter clockwise, 5 is 6 then a mirror: a transpose).
+    var exif: Int {
+        mirrored ? [2, 5, 4, 7][clockwiseTurns] : [1, 6, 3, 8][clockwiseTurns]
     }
 }

@@ -93,7 +93,7 @@ final class PictureRenderer {
         return decoded.image
     }
 
-    /// A HEIC's picture decoded by libavcodec (`HEIFPicture`), upright, where its header chose
+    /// A HEIC's picture decoded by libavcodec (`HEIFPicture`), its turn maybe pending, where its header chose
     /// that: the source of every picture. Where the loader declines the file (it may have changed
     /// since its header was read) or fails, nil: libheif decodes it, as for every other HEIC.
     private func decodedHEIF() -> VImage? {
@@ -130,7 +130,8 @@ final class PictureRenderer {
     private func resized(_ source: VImage, to picture: Picture) throws -> VImage {
         let scaled = picture.scaled
         let decodedWhole = picture.source.raw != nil || picture.source.heif == .libavcodec
-        if decodedWhole, source.width == scaled.width && source.height == scaled.height { return source }
+        // A HEIC's own decode may still have its turn pending (see `HEIFPicture`).
+        if decodedWhole, source.uprightSize == (scaled.width, scaled.height) { return source.orientation == 1 ? source : try source.upright() }
         if picture.source.raw != nil, source.width < scaled.width && picture.framing == nil { return source }
         return try source.resized(width: scaled.width, height: scaled.height)
     }
