@@ -100,6 +100,17 @@ public final class VImage: @unchecked Sendable {
         return try copying(samples, width: width, height: height, bands: bands)
     }
 
+    /// A picture's header without pixels: for a file whose header another reader made (a HEIC
+    /// that libheif refuses and mediabatch's own loader decodes). Asking it for pixels, or
+    /// making another image of it, is an error.
+    public static func header(width: Int, height: Int, bands: Int, iccProfile: [UInt8]?) throws -> VImage {
+        let image = VImage(owning: try check(vips_image_new(), "new"))
+        vips_image_init_fields(image.pointer, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                               bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, 1, 1)
+        iccProfile?.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
+        return image
+    }
+
     /// Pixels another decoder writes straight into a new memory image (a HEIC's tiles, decoded by
     /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved 8-bit samples,
     /// row after row; nothing is copied afterwards. Counted as a decode of the file.

@@ -20,19 +20,30 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(HEIFDecoding.choose(path: sequence, environment: [:]), .libheif(reason: "it is an image sequence (a 'moov' box)"))
     }
 
-    /// Pictures no larger than the photo's 320×240 thumbnail item: libheif decodes that item (as
-    /// libvips' thumbnail chooses), not libavcodec the whole photo; one larger: libavcodec.
-    func testAThumbnailItemThatCoversThePicturesGoesToLibheif() throws {
+    /// Pictures no larger than the photo's 320×240 thumbnail item: libavcodec decodes that item (as libvips'
+    /// thumbnail chooses it), not the whole photo, and the report says so; the same picture as libheif's decode of
+    /// that item (`MEDIABATCH_HEIF_DECODER=libheif`). One larger: the whole photo.
+    func testAThumbnailItemThatCoversThePicturesIsDecodedInstead() throws {
         let input = try Self.folder(of: ["heic/IMG_1034.heic"])
-        for (size, decoder) in [(256, ItemResult.ImageDecoder.libheif), (400, .libavcodec)] {
+        func run(_ size: Int) throws -> (ItemResult, VImage) {
             let stages = """
-                {"stage": "decode"}, {"stage": "downsample", "maxPixelSize": \(size)}, {"stage": "transcode", "to": "jpeg"}, {"stage": "write"}
+                {"stage": "decode"}, {"stage": "downsample", "maxPixelSize": \(size)}, {"stage": "transcode", "to": "png"}, {"stage": "write"}
                 """
-            let item = try XCTUnwrap(result(try Self.run(try pipeline(stages), input: input, output: Fixtures.temporaryFolder()), "IMG_1034.heic"))
+            let output = Fixtures.temporaryFolder()
+            let item = try XCTUnwrap(result(try Self.run(try pipeline(stages), input: input, output: output), "IMG_1034.heic"))
             XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
-            XCTAssertEqual(item.decoder, decoder, "\(size)")
-            XCTAssertEqual(item.decoderReason, decoder == .libheif ? "its 320×240 thumbnail covers the largest picture" : nil)
+            return (item, try VImage.decode(output.appendingPathComponent(try XCTUnwrap(item.output)).path))
         }
+        let (small, picture) = try run(256), (large, _) = try run(400)
+        XCTAssertEqual([small.decoder, large.decoder], [.libavcodec, .libavcodec])
+        XCTAssertEqual([small.decoderReason, large.decoderReason], ["its 320×240 thumbnail covers the largest picture", nil])
+        setenv("MEDIABATCH_HEIF_DECODER", "libheif", 1)
+        defer { unsetenv("MEDIABATCH_HEIF_DECODER") }
+        let (libheif, theirs) = try run(256)
+        XCTAssertEqual(libheif.decoder, .libheif)
+        XCTAssertEqual([picture.width, picture.height], [256, 192])
+        XCTAssertEqual([theirs.width, theirs.height], [256, 192])
+        XCTAssertEqual(try picture.meanAbsoluteDifference(from: theirs), 0)
     }
 
     /// Whole runs, in worker processes, of an iPhone photo turned a quarter: the report names
@@ -56,5 +67,53 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         }
         XCTAssertEqual(written.map { [$0.width, $0.height] }, [[1536, 2048], [1536, 2048]])
         XCTAssertLessThan(try written[0].meanAbsoluteDifference(from: written[1]), 0.5)
+    }
+
+    /// A HEIC whose auxiliary image refers to two images, as recent iPhones' do: libheif 1.15 refuses the file outright
+    /// ("Too many auxiliary image references"), so its header comes from mediabatch's own reading and its picture
+    /// from libavcodec: the same picture as the untouched photo's, and its gain map (read through libheif) left out
+    /// with the reason.
+    func testAPhotoLibheifRefusesIsDecodedByTheOwnLoader() throws {
+        let input = Fixtures.temporaryFolder()
+        let refused = input.appendingPathComponent("shared-auxiliary.heic").path
+        try Data(try Self.sharingAnAuxiliaryImage(Fixtures.sample("heic/pug.heic"))).write(to: URL(fileURLWithPath: refused))
+        XCTAssertThrowsError(try VImage.open(refused)) { XCTAssertTrue("\($0)".contains("Too many auxiliary image references"), "\($0)") }
+        try FileManager.default.copyItem(atPath: Fixtures.sample("heic/pug.heic"), toPath: input.appendingPathComponent("pug.heic").path)
+        let output = Fixtures.temporaryFolder()
+        let stages = webStages.replacingOccurrences(of: #""to": "jpeg""#, with: #""to": "png""#)
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        let item = try XCTUnwrap(result(report, "shared-auxiliary.heic")), original = try XCTUnwrap(result(report, "pug.heic"))
+        XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
+        XCTAssertEqual(item.decoder, .libavcodec)
+        let pictures = try [item, original].map { try VImage.decode(output.appendingPathComponent(try XCTUnwrap($0.output)).path) }
+        XCTAssertEqual(pictures.map { [$0.width, $0.height] }, [[2048, 1536], [2048, 1536]])
+        XCTAssertEqual(try pictures[0].meanAbsoluteDifference(from: pictures[1]), 0)
+
+        let jpeg = try Self.run(try pipeline(webStages), input: input, output: Fixtures.temporaryFolder())
+        let removed = try XCTUnwrap(result(jpeg, "shared-auxiliary.heic")).removedMetadata ?? []
+        XCTAssertTrue(removed.contains { $0.hasPrefix("HDR gain map: cannot be decoded") && $0.contains("Too many auxiliary") }, "\(removed)")
+    }
+
+    /// `pug.heic` with its depth image's `auxl` reference made to name the primary twice (same length: the gain map's
+    /// `cdsc` entry gives up its one reference): what libheif 1.15 refuses in recent iPhone photos.
+    private static func sharingAnAuxiliaryImage(_ path: String) throws -> [UInt8] {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let iref = try XCTUnwrap(bytes.firstOffset(of: Array("iref".utf8)))
+        let size = Int(bytes[iref - 4]) << 24 | Int(bytes[iref - 3]) << 16 | Int(bytes[iref - 2]) << 8 | Int(bytes[iref - 1])
+        var entries: [[UInt8]] = [], offset = iref + 8
+        while offset < iref - 4 + size {
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            entries.append(Array(bytes[offset..<offset + length]))
+            offset += length
+        }
+        func fields(_ entry: [UInt8]) -> (type: String, from: Int) { (String(decoding: entry[4..<8], as: UTF8.self), Int(entry[8]) << 8 | Int(entry[9])) }
+        let auxiliary = try XCTUnwrap(entries.firstIndex { fields($0).type == "auxl" })
+        let description = try XCTUnwrap(entries.firstIndex { fields($0).type == "cdsc" && $0.count == 14 && Int($0[12]) << 8 | Int($0[13]) == fields(entries[auxiliary]).from })
+        entries[auxiliary] = [0, 0, 0, 16] + entries[auxiliary][4..<10] + [0, 2] + entries[auxiliary][12..<14] + entries[auxiliary][12..<14]
+        entries[description] = [0, 0, 0, 12] + entries[description][4..<10] + [0, 0]
+        let rewritten = entries.flatMap { $0 }
+        XCTAssertEqual(rewritten.count, size - 12)
+        bytes.replaceSubrange(iref + 8..<iref - 4 + size, with: rewritten)
+        return bytes
     }
 }

@@ -21,7 +21,8 @@ struct ItemHeader {
 
     let content: Content
 
-    /// - Throws: `StageFailure` (`decodeFailed`) when libvips or libavformat cannot read the header.
+    /// - Throws: `StageFailure` (`decodeFailed`) when libvips or libavformat cannot read the header
+    ///   (and, for a HEIC, neither can mediabatch's own loader).
     init(path: String, format: MediaFormat) throws {
         if format.isVideo {
             let probe: VideoProbe
@@ -40,17 +41,30 @@ struct ItemHeader {
             }
             let image: VImage
             do {
-                image = try VImage.open(path)
+                let opened = try VImage.open(path)
+                if let decoder = format.row.decoder, !opened.wasRead(by: decoder) {
+                    // Its own loader refused it and another claimed it: a file reaches its format's decoder only.
+                    throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: its own loader refuses it")
+                }
+                image = opened
             } catch let error as VipsError {
-                throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
-            }
-            if let decoder = format.row.decoder, !image.wasRead(by: decoder) {
-                // Its own loader refused it and another claimed it: a file reaches its format's decoder only.
-                throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: its own loader refuses it")
+                guard let own = try Self.ownHEIFHeader(path: path, format: format) else {
+                    throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: \(error.message)")
+                }
+                image = own
             }
             try Self.refuseCutOffHEIF(path: path, format: format)
             content = .image(image, ImageMetadata(format: format, path: path), ImageStructure(path: path, format: format))
         }
+    }
+
+    /// A HEIC that libheif 1.15 refuses outright (recent iPhones': "Too many auxiliary image
+    /// references", an auxiliary image referring to more than one) but mediabatch's own loader
+    /// reads: its picture's header from the file's structure; its pixels come from that loader alone.
+    private static func ownHEIFHeader(path: String, format: MediaFormat) throws -> VImage? {
+        guard format == .heic, case .hevc(let coded) = HEIFCoding.read(path: path) else { return nil }
+        let shown = coded.displayedSize
+        return try VImage.header(width: shown.width, height: shown.height, bands: coded.alpha == nil ? 3 : 4, iccProfile: coded.iccProfile)
     }
 
     /// A HEIF/AVIF shorter than its own structure says fails here, as libheif 1.15 makes it fail

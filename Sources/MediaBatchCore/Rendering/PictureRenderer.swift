@@ -109,9 +109,8 @@ final class PictureRenderer {
         case .hevc(let coded):
             if let thumbnail = coded.thumbnail, let largest = pictures.first?.picture.scaled,
                thumbnail.width < coded.displayedSize.width, thumbnail.width > largest.width || thumbnail.height > largest.height {
-                // libvips' thumbnail then decodes the small thumbnail item, not the photo (see `open_heif` in resize.c).
-                decoder = .init(decoder: .libheif, reason: "its \(thumbnail.width)×\(thumbnail.height) thumbnail covers the largest picture")
-                return nil
+                // The small thumbnail item, not the photo, as libvips' thumbnail decodes it (see `open_heif` in resize.c).
+                return decodedHEIFThumbnail(thumbnail)
             }
             do {
                 let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height))
@@ -121,6 +120,25 @@ final class PictureRenderer {
                 decoder = .init(decoder: .libheif, reason: "libavcodec failed: \(error)")
                 return nil
             }
+        }
+    }
+
+    /// A HEIC's thumbnail item decoded by libavcodec, where it covers every picture; nil (libheif) where the loader
+    /// declines it or fails.
+    private func decodedHEIFThumbnail(_ size: HEVCCodedImage.Size) -> VImage? {
+        let covers = "its \(size.width)×\(size.height) thumbnail covers the largest picture"
+        do {
+            let thumbnail: HEVCCodedImage
+            switch HEIFCoding.readThumbnail(path: path) {
+            case .hevc(let coded): thumbnail = coded
+            case .declines(let reason): throw HEIFPicture.Failure(description: "the loader declines it: \(reason)")
+            }
+            let image = try HEIFPicture.decode(path: path, thumbnail, expected: thumbnail.displayedSize)
+            decoder = .init(decoder: .libavcodec, reason: covers)
+            return image
+        } catch {
+            decoder = .init(decoder: .libheif, reason: "\(covers); \(error)")
+            return nil
         }
     }
 

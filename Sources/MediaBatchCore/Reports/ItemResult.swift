@@ -51,7 +51,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
     public internal(set) var rawSource: RawSource?
     /// A HEIC's decoder, where it was decoded: libavcodec (mediabatch's own loader) or libheif.
     public internal(set) var decoder: ImageDecoder?
-    /// Why a HEIC went to libheif: what the loader declines, the environment's choice, or its error.
+    /// Why a HEIC went to libheif (what the loader declines, the environment's choice, or its error), or
+    /// that libavcodec decoded its thumbnail item rather than the photo.
     public internal(set) var decoderReason: String?
 
     /// Files written for the item in this run: its variants but those reused, else its output.

@@ -23,6 +23,18 @@ public enum HEIFCoding: Equatable, Sendable {
         }
     }
 
+    /// The primary image's first thumbnail item (`thmb`), coded as the path decodes it: what
+    /// libvips' thumbnail reads instead of the photo when a picture asked is smaller.
+    public static func readThumbnail(path: String) -> HEIFCoding {
+        do {
+            return try HEIFCodingReader(path: path).thumbnail()
+        } catch let declined as Declined {
+            return .declines(declined.reason)
+        } catch {
+            return .declines("its structure cannot be read: \(error)")
+        }
+    }
+
     struct Declined: Error {
         let reason: String
         init(_ reason: String) { self.reason = reason }
@@ -63,6 +75,17 @@ private struct HEIFCodingReader {
         }
         guard coded.bitDepth == 8 else { throw Declined("its primary image has \(coded.bitDepth)-bit samples") }
         coded.thumbnail = thumbnail(of: id)
+        return .hevc(coded)
+    }
+
+    func thumbnail() throws -> HEIFCoding {
+        defer { try? handle.close() }
+        guard let id = meta.references.references.first(where: { $0.type == "thmb" && $0.to.contains(meta.primary) })?.from else {
+            throw Declined("it has no thumbnail item")
+        }
+        guard type(of: id) == "hvc1" else { throw Declined("its thumbnail is '\(type(of: id))' coded") }
+        let coded = try single(id)
+        guard coded.bitDepth == 8 else { throw Declined("its thumbnail has \(coded.bitDepth)-bit samples") }
         return .hevc(coded)
     }
 
