@@ -158,6 +158,29 @@ int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
 }
 
+int mb_vips_srgb_profile(VipsBlob **out) {
+    return vips_profile_load("srgb", out, NULL);
+}
+
+int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
+                          const void *profile, size_t profile_length, VipsImage **out) {
+    VipsImage *whole = vips_image_copy_memory(in);
+    if (!whole)
+        return -1;
+    VipsImage *converted = vips_image_new_memory();
+    if (vips_image_pipelinev(converted, VIPS_DEMAND_STYLE_ANY, whole, NULL) || vips_image_write_prepare(converted)) {
+        g_object_unref(converted);
+        g_object_unref(whole);
+        return -1;
+    }
+    mb_matrix_shaper_8(input, matrix, output, (const uint8_t *) whole->data, (uint8_t *) converted->data,
+                       (size_t) whole->Xsize * whole->Ysize, whole->Bands);
+    g_object_unref(whole);
+    vips_image_set_blob_copy(converted, VIPS_META_ICC_NAME, profile, profile_length);
+    *out = converted;
+    return 0;
+}
+
 int mb_release_free_memory(size_t keep_bytes) {
     if (mallinfo2().fordblks <= keep_bytes)
         return 0;

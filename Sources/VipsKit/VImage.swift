@@ -139,9 +139,15 @@ public final class VImage: @unchecked Sendable {
     }
 
     /// This image computed once into memory: what is made from it afterwards does not decode
-    /// the file again (libvips pipelines are lazy, and a file read once streams).
+    /// the file again (libvips pipelines are lazy, and a file read once streams). Its ICC profile
+    /// is its own copy: libvips 8.14's `heifload` attaches one it does not own, freed with the
+    /// loader, which the memory image outlives (fixed in libvips 8.15).
     public func inMemory() throws -> VImage {
-        VImage(owning: try check(vips_image_copy_memory(pointer), "copy_memory"))
+        let memory = VImage(owning: try check(vips_image_copy_memory(pointer), "copy_memory"))
+        if memory.pointer != pointer, let profile = iccProfile {
+            profile.withUnsafeBytes { vips_image_set_blob_copy(memory.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
+        }
+        return memory
     }
 
     public var width: Int { Int(vips_image_get_width(pointer)) }

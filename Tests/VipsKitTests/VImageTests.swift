@@ -17,6 +17,19 @@ final class VImageTests: XCTestCase {
         }
     }
 
+    /// libvips 8.14's heifload attaches an ICC profile it frees with the loader: a HEIC's picture in memory
+    /// keeps its own copy, the file's profile to the byte, however the freed memory is reused afterwards.
+    func testAHEICsPictureInMemoryKeepsItsProfile() throws {
+        let path = Fixtures.sample("heic/IMG_1034.heic")
+        let profile = try XCTUnwrap(try VImage.open(path).iccProfile)
+        for _ in 0..<5 {
+            let picture = try VImage.thumbnail(of: path, width: 320, height: 320).inMemory()
+            let churn = (0..<200).map { [UInt8](repeating: UInt8($0), count: profile.count) }
+            XCTAssertEqual(churn.count, 200)
+            XCTAssertEqual(picture.iccProfile, profile)
+        }
+    }
+
     func testOpenReadsTheHeaderOnly() throws {
         let heic = try VImage.open(Fixtures.sample("heic/IMG_1034.heic"))
         XCTAssertEqual([heic.width, heic.height, heic.bands, heic.bitsPerSample], [4032, 3024, 3, 8])

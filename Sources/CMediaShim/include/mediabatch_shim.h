@@ -13,6 +13,7 @@
 #include "mediabatch_reduce.h"
 #include "mediabatch_gainmap.h"
 #include "mediabatch_ycbcr.h"
+#include "mediabatch_colour.h"
 
 /* VIPS_INIT is a macro. Also sets libvips up for item-level parallelism: one libvips worker
  * thread per pipeline, operation cache off (every file is seen once), untrusted loaders
@@ -93,6 +94,15 @@ int mb_vips_flatten_white(VipsImage *in, VipsImage **out);
 
 /* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
 int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
+
+/* vips_profile_load is variadic: the sRGB profile icc_transform converts to (a new reference). */
+int mb_vips_srgb_profile(VipsBlob **out);
+
+/* 8-bit RGB(A) converted by mb_matrix_shaper_8's tables into a new memory image with `in`'s fields, its ICC
+ * profile replaced by `profile`: what mb_vips_icc_to_srgb makes of a matrix-shaper profile, without lcms'
+ * generic per-pixel loop. `in` is computed whole first. */
+int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
+                          const void *profile, size_t profile_length, VipsImage **out);
 
 /* vips_image_new_from_file is variadic. Opens lazily (only the header is read now); with
  * fail_on=error a truncated or corrupt file fails when its pixels are read. */

@@ -1,0 +1,37 @@
+@testable import MediaBatchCore
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// Matrix-shaper profiles converted to sRGB by mediabatch's tables against libvips' icc_transform (Little CMS
+/// through its generic loop) on real photos, sample for sample: an iPhone's Display P3 (v4, parametric curves), a
+/// Canon's Adobe RGB (v2, a gamma) and a Mac screenshot's display profile (v2, 16-bit tables; RGBA).
+final class ICCMatrixShaperTests: XCTestCase {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    func testConversionIsLittleCMSsOwn() throws {
+        for (sample, bands) in [("heic/IMG_1034.heic", 3), ("jpeg/canon_eos_7d_iptc_city.jpg", 3), ("png/macos_screenshot_exif.png", 4)] {
+            let image = try VImage.thumbnail(of: Fixtures.sample(sample), width: 640, height: 640).inMemory()
+            XCTAssertEqual(image.bands, bands, sample)
+            let tables = try XCTUnwrap(SRGB.tables(for: image), sample)
+            let ours = try image.convertedToSRGB(using: tables), theirs = try image.convertedToSRGB()
+            XCTAssertEqual(ours.iccProfile, theirs.iccProfile, sample)
+            XCTAssertTrue(try ours.pixels() == theirs.pixels(), "\(sample): every sample Little CMS's")
+            XCTAssertGreaterThan(try image.meanAbsoluteDifference(from: ours), 0.5, "\(sample): the conversion changes pixels")
+        }
+    }
+
+    /// Profiles Little CMS converts through a lookup table, CMYK, and sRGB's own need no tables of these.
+    func testOnlyMatrixShaperRGBGetsTables() throws {
+        let cmyk = try VImage.decode(Fixtures.fixtures.appendingPathComponent("colour/cmyk.jpg").path)
+        XCTAssertNil(SRGB.tables(for: cmyk))
+        XCTAssertNotNil(ICCMatrixShaper(VImage.sRGBProfile))
+        var profile = try XCTUnwrap(try VImage.decode(Fixtures.sample("heic/IMG_1034.heic")).iccProfile)
+        XCTAssertNotNil(ICCMatrixShaper(profile))
+        let rXYZ = try XCTUnwrap(profile.firstOffset(of: Array("rXYZ".utf8)))
+        profile.replaceSubrange(rXYZ..<rXYZ + 4, with: Array("A2B0".utf8))
+        XCTAssertNil(ICCMatrixShaper(profile), "a lookup table Little CMS would take instead")
+    }
+}
