@@ -64,6 +64,23 @@ final class HEIFPictureTests: XCTestCase {
         }
     }
 
+    /// An iPhone's HDR gain map (an auxiliary image of luma alone) decoded by libavcodec: libheif's samples
+    /// exactly; Samsung's, coded in colour, is declined (libheif refuses it too).
+    func testAppleGainMapDecodesAsLibheifDecodesIt() throws {
+        let pug = Fixtures.sample("heic/pug.heic"), type = "urn:com:apple:photo:2020:aux:hdrgainmap"
+        guard case .hevc(let coded) = HEIFCoding.readAuxiliary(path: pug, type: type) else { return XCTFail("declined") }
+        let ours = try HEIFPicture.decodeLuma(path: pug, coded)
+        let theirs = try XCTUnwrap(HEIFAuxiliary.image(path: pug, type: type))
+        XCTAssertEqual([ours.width, ours.height, ours.bands], [2016, 1512, 1])
+        XCTAssertTrue(try ours.pixels() == theirs.pixels())
+        XCTAssertEqual(HEIFCoding.readAuxiliary(path: pug, type: "urn:example:none"), .declines("it has no auxiliary image of type urn:example:none"))
+        let samsung = Fixtures.corpus.appendingPathComponent("heic/samsung_200MP.heic").path
+        if FileManager.default.fileExists(atPath: samsung) {
+            XCTAssertEqual(HEIFCoding.readAuxiliary(path: samsung, type: "urn:com:samsung:photo:2024:aux:hdrgainmap"),
+                           .declines("its auxiliary image is not 8-bit luma alone"))
+        }
+    }
+
     /// Turns and mirrors left pending are made one orientation: for every two of EXIF's eight,
     /// the one `then` makes turns a picture as libvips turning it by the first and then the second.
     func testTwoOrientationsMakeTheOneLibvipsApplies() throws {

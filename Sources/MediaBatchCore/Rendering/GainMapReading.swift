@@ -5,8 +5,8 @@ import VipsKit
 
 /// An item's gain map read from its file in the ISO 21496-1 form Ultra HDR writes: a JPEG's from
 /// its MPF picture (Ultra HDR and ISO 21496-1 maps as they are; Apple's remapped), an iPhone
-/// HEIC's from its auxiliary image through libheif (remapped). Each failure is a reason the gain
-/// map is left out, never the item's.
+/// HEIC's from its auxiliary image (remapped), decoded by libavcodec where the picture is, else
+/// by libheif. Each failure is a reason the gain map is left out, never the item's.
 enum GainMapReading {
     static func read(_ item: ItemContext) throws -> (image: VImage, metadata: GainMapMetadata) {
         guard let kind = item.pictureSource?.gainMap else { throw GainMapFailure(reason: "none found") }
@@ -45,8 +45,14 @@ enum GainMapReading {
         return try apple(image, headroom: found.metadata.map { exp2($0.hdrCapacityMax) })
     }
 
+    /// Decoded by libavcodec where the picture is (`HEIFPicture.decodeLuma`), else, or where that fails, by libheif.
     private static func appleHEIF(_ item: ItemContext) throws -> (image: VImage, metadata: GainMapMetadata) {
-        guard let image = try HEIFAuxiliary.image(path: item.input.path, type: AppleHDR.gainMapAuxiliaryType) else {
+        let path = item.input.path, type = AppleHDR.gainMapAuxiliaryType
+        var own: VImage?
+        if item.pictureSource?.heif == .libavcodec, case .hevc(let coded) = HEIFCoding.readAuxiliary(path: path, type: type) {
+            own = try? HEIFPicture.decodeLuma(path: path, coded)
+        }
+        guard let image = try own ?? HEIFAuxiliary.image(path: path, type: type) else {
             throw GainMapFailure(reason: "libheif finds no auxiliary image of Apple's type")
         }
         let metadata = item.image?.metadata

@@ -26,7 +26,14 @@ enum HEIFPicture {
         defer { try? file.close() }
         let bands = coded.alpha == nil ? 3 : 4
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands) { canvas in
-            try decodeTiles(coded, file, into: canvas, bands: bands)
+            try decodeTiles(coded, file) { planes, left, top, width, height in
+                // The item's nclx, else the stream's own VUI, as libheif takes them.
+                let colour = coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
+                    ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
+                YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1)
+                    .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), into: canvas,
+                             stride: coded.width * bands, bands: bands, left: left, top: top, width: width, height: height)
+            }
             if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas) }
         }
         let cut = coded.transforms.lastIndex { if case .cleanAperture = $0 { true } else { false } }.map { $0 + 1 } ?? 0
@@ -36,9 +43,25 @@ enum HEIFPicture {
         return try coded.iccProfile.map { try image.withICCProfile($0) } ?? image
     }
 
-    private static func decodeTiles(_ coded: HEVCCodedImage, _ file: FileHandle, into canvas: UnsafeMutablePointer<UInt8>, bands: Int) throws {
+    /// An auxiliary image of luma alone (an iPhone's HDR gain map), as libheif decodes it: the samples as coded,
+    /// one band, with the item's own turns, mirrors and cuts applied.
+    static func decodeLuma(path: String, _ coded: HEVCCodedImage) throws -> VImage {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
+        defer { try? file.close() }
+        var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: 1) { canvas in
+            try decodeTiles(coded, file) { planes, left, top, width, height in
+                YCbCrToRGB.copyLuma(planes.luma, into: canvas, stride: coded.width, bands: 1, band: 0, left: left, top: top,
+                                    width: width, height: height)
+            }
+        }
+        for transform in coded.transforms { image = try transformed(image, transform) }
+        return image
+    }
+
+    /// Every tile decoded by one decoder context, each handed to `place` with where it goes in the picture.
+    private static func decodeTiles(_ coded: HEVCCodedImage, _ file: FileHandle,
+                                    place: (YCbCrPlanes, _ left: Int, _ top: Int, _ width: Int, _ height: Int) throws -> Void) throws {
         let decoder = try HEVCDecoder(configuration: coded.configuration)
-        var conversion: (key: [Int], YCbCrToRGB)?
         for (index, extents) in coded.tiles.enumerated() {
             let left = index % coded.columns * coded.tileWidth, top = index / coded.columns * coded.tileHeight
             let width = min(coded.tileWidth, coded.width - left), height = min(coded.tileHeight, coded.height - top)
@@ -48,14 +71,7 @@ enum HEIFPicture {
                 guard planes.width == coded.tileWidth, planes.height == coded.tileHeight else {
                     throw Failure(description: "tile \(index) decodes to \(planes.width)×\(planes.height), not \(coded.tileWidth)×\(coded.tileHeight)")
                 }
-                // The item's nclx, else the stream's own VUI, as libheif takes them.
-                let colour = coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
-                    ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
-                if conversion?.key != colour {
-                    conversion = (colour, YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1))
-                }
-                conversion!.1.convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), into: canvas,
-                                      stride: coded.width * bands, bands: bands, left: left, top: top, width: width, height: height)
+                try place(planes, left, top, width, height)
             }
         }
     }

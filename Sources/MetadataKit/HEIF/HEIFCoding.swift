@@ -35,6 +35,19 @@ public enum HEIFCoding: Equatable, Sendable {
         }
     }
 
+    /// The primary image's first auxiliary image of `type` (an iPhone's HDR gain map), coded as the path decodes
+    /// it: 8-bit luma alone (Samsung's colour gain map is declined), its own transformations applied as libheif
+    /// applies them.
+    public static func readAuxiliary(path: String, type: String) -> HEIFCoding {
+        do {
+            return try HEIFCodingReader(path: path).auxiliary(type)
+        } catch let declined as Declined {
+            return .declines(declined.reason)
+        } catch {
+            return .declines("its structure cannot be read: \(error)")
+        }
+    }
+
     struct Declined: Error {
         let reason: String
         init(_ reason: String) { self.reason = reason }
@@ -86,6 +99,22 @@ private struct HEIFCodingReader {
         guard type(of: id) == "hvc1" else { throw Declined("its thumbnail is '\(type(of: id))' coded") }
         let coded = try single(id)
         guard coded.bitDepth == 8 else { throw Declined("its thumbnail has \(coded.bitDepth)-bit samples") }
+        return .hevc(coded)
+    }
+
+    func auxiliary(_ wanted: String) throws -> HEIFCoding {
+        defer { try? handle.close() }
+        let auxiliaries = meta.references.references.filter { $0.type == "auxl" && $0.to.contains(meta.primary) }.map(\.from)
+        guard let id = auxiliaries.first(where: { auxiliary in
+            properties.of(auxiliary).contains { $0.box.type == "auxC" && ItemProperties.auxiliaryType($0.box, in: bytes) == wanted }
+        }) else { throw Declined("it has no auxiliary image of type \(wanted)") }
+        let coded: HEVCCodedImage
+        switch type(of: id) {
+        case "hvc1": coded = try single(id)
+        case "grid": coded = try grid(id)
+        case let other: throw Declined("its auxiliary image is '\(other)' coded")
+        }
+        guard coded.bitDepth == 8, coded.isMonochrome else { throw Declined("its auxiliary image is not 8-bit luma alone") }
         return .hevc(coded)
     }
 

@@ -70,6 +70,9 @@ public struct HEVCCodedImage: Equatable, Sendable {
     /// libheif's bits per sample of the luma plane, from `hvcC` (8 for the common case).
     public var bitDepth: Int { HEVCConfiguration(configuration)?.bitDepth ?? 0 }
 
+    /// Luma alone (an iPhone's gain map): `hvcC` says 4:0:0.
+    public var isMonochrome: Bool { HEVCConfiguration(configuration)?.chromaFormat == 0 }
+
     /// The picture's size once its transformations are applied, as libheif gives it.
     public var displayedSize: (width: Int, height: Int) {
         Self.displayed(width: width, height: height, transforms)
@@ -92,9 +95,12 @@ public struct HEVCCodedImage: Equatable, Sendable {
 struct HEVCConfiguration {
     let bitDepth: Int
     let chromaBitDepth: Int
+    /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
+    let chromaFormat: Int
 
     init?(_ payload: [UInt8]) {
         guard payload.count >= 23, payload[0] == 1 else { return nil }
+        chromaFormat = Int(payload[16] & 3)
         bitDepth = Int(payload[17] & 7) + 8
         chromaBitDepth = Int(payload[18] & 7) + 8
     }
