@@ -167,15 +167,21 @@ int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *ma
     VipsImage *whole = vips_image_copy_memory(in);
     if (!whole)
         return -1;
-    VipsImage *converted = vips_image_new_memory();
-    if (vips_image_pipelinev(converted, VIPS_DEMAND_STYLE_ANY, whole, NULL) || vips_image_write_prepare(converted)) {
-        g_object_unref(converted);
-        g_object_unref(whole);
-        return -1;
+    /* A lazy image was just computed into a buffer of its own, converted where it is; one already in memory may
+     * be shared, so it goes to a new one. */
+    VipsImage *converted = whole;
+    if (whole == in) {
+        converted = vips_image_new_memory();
+        if (vips_image_pipelinev(converted, VIPS_DEMAND_STYLE_ANY, whole, NULL) || vips_image_write_prepare(converted)) {
+            g_object_unref(converted);
+            g_object_unref(whole);
+            return -1;
+        }
     }
     mb_matrix_shaper_8(input, matrix, output, (const uint8_t *) whole->data, (uint8_t *) converted->data,
                        (size_t) whole->Xsize * whole->Ysize, whole->Bands);
-    g_object_unref(whole);
+    if (converted != whole)
+        g_object_unref(whole);
     vips_image_set_blob_copy(converted, VIPS_META_ICC_NAME, profile, profile_length);
     *out = converted;
     return 0;

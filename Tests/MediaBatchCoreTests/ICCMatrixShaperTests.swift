@@ -16,10 +16,15 @@ final class ICCMatrixShaperTests: XCTestCase {
             let image = try VImage.thumbnail(of: Fixtures.sample(sample), width: 640, height: 640).inMemory()
             XCTAssertEqual(image.bands, bands, sample)
             let tables = try XCTUnwrap(SRGB.tables(for: image), sample)
-            let ours = try image.convertedToSRGB(using: tables), theirs = try image.convertedToSRGB()
-            XCTAssertEqual(ours.iccProfile, theirs.iccProfile, sample)
-            XCTAssertTrue(try ours.pixels() == theirs.pixels(), "\(sample): every sample Little CMS's")
-            XCTAssertGreaterThan(try image.meanAbsoluteDifference(from: ours), 0.5, "\(sample): the conversion changes pixels")
+            let theirs = try image.convertedToSRGB(), before = try image.pixels()
+            // In memory (converted into a new buffer) and lazy (computed, then converted where it is).
+            for source in [image, try image.resized(width: 640, height: image.height * 640 / image.width)] {
+                let ours = try source.convertedToSRGB(using: tables)
+                XCTAssertEqual(ours.iccProfile, theirs.iccProfile, sample)
+                XCTAssertTrue(try ours.pixels() == theirs.pixels(), "\(sample): every sample Little CMS's")
+            }
+            XCTAssertTrue(try image.pixels() == before, "\(sample): the source is left as it was")
+            XCTAssertGreaterThan(try image.meanAbsoluteDifference(from: theirs), 0.5, "\(sample): the conversion changes pixels")
         }
     }
 
