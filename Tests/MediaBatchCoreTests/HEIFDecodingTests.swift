@@ -43,7 +43,8 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(libheif.decoder, .libheif)
         XCTAssertEqual([picture.width, picture.height], [256, 192])
         XCTAssertEqual([theirs.width, theirs.height], [256, 192])
-        XCTAssertEqual(try picture.meanAbsoluteDifference(from: theirs), 0)
+        // Exactly libheif 1.15's; Debian 13's libvips resizes libheif's decode through its own Highway passes.
+        XCTAssertLessThan(try picture.meanAbsoluteDifference(from: theirs), 0.05)
     }
 
     /// Whole runs, in worker processes, of an iPhone photo turned a quarter: the report names
@@ -69,7 +70,7 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertLessThan(try written[0].meanAbsoluteDifference(from: written[1]), 0.5)
     }
 
-    /// A HEIC whose auxiliary image refers to two images, as recent iPhones' do: libheif 1.15 refuses the file outright
+    /// A HEIC whose auxiliary image refers to two images, as recent iPhones' do: Debian 12's libheif 1.15 refuses the file outright
     /// ("Too many auxiliary image references"), so its header comes from mediabatch's own reading, and its picture and
     /// its gain map from libavcodec: the untouched photo's picture, and an Ultra HDR JPEG with the same gain map as
     /// the untouched photo's, as libvips 8.18 reads them.
@@ -77,7 +78,10 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         let input = Fixtures.temporaryFolder()
         let refused = input.appendingPathComponent("shared-auxiliary.heic").path
         try Data(try Self.sharingAnAuxiliaryImage(Fixtures.sample("heic/pug.heic"))).write(to: URL(fileURLWithPath: refused))
-        XCTAssertThrowsError(try VImage.open(refused)) { XCTAssertTrue("\($0)".contains("Too many auxiliary image references"), "\($0)") }
+        // Debian 12's libheif 1.15 (beside libvips 8.14) refuses it; Debian 13's 1.23 reads it, and the rest holds as well.
+        if Vips.version == "8.14" {
+            XCTAssertThrowsError(try VImage.open(refused)) { XCTAssertTrue("\($0)".contains("Too many auxiliary image references"), "\($0)") }
+        }
         try FileManager.default.copyItem(atPath: Fixtures.sample("heic/pug.heic"), toPath: input.appendingPathComponent("pug.heic").path)
         let output = Fixtures.temporaryFolder()
         let stages = webStages.replacingOccurrences(of: #""to": "jpeg""#, with: #""to": "png""#)
@@ -101,26 +105,34 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(described[0].maxContentBoost, described[1].maxContentBoost)
     }
 
-    /// `pug.heic` with its depth image's `auxl` reference made to name the primary twice (same length: the gain map's
-    /// `cdsc` entry gives up its one reference): what libheif 1.15 refuses in recent iPhone photos.
+    /// `pug.heic` with its gain map's `auxl` reference naming the primary twice: what libheif (1.15, and 1.19 on Debian
+    /// 13) refuses in recent iPhone photos. Nothing moves: the depth image's `cdsc` entry (14 bytes) makes room for the
+    /// longer reference (2) and a 12-byte `free` box after `iref`.
     private static func sharingAnAuxiliaryImage(_ path: String) throws -> [UInt8] {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let iref = try XCTUnwrap(bytes.firstOffset(of: Array("iref".utf8)))
-        let size = Int(bytes[iref - 4]) << 24 | Int(bytes[iref - 3]) << 16 | Int(bytes[iref - 2]) << 8 | Int(bytes[iref - 1])
-        var entries: [[UInt8]] = [], offset = iref + 8
-        while offset < iref - 4 + size {
+        let iref = try XCTUnwrap(bytes.firstOffset(of: Array("iref".utf8))) - 4
+        let size = bytes[iref..<iref + 4].reduce(0) { $0 << 8 | Int($1) }
+        var entries: [[UInt8]] = [], offset = iref + 12
+        while offset < iref + size {
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             entries.append(Array(bytes[offset..<offset + length]))
             offset += length
         }
-        func fields(_ entry: [UInt8]) -> (type: String, from: Int) { (String(decoding: entry[4..<8], as: UTF8.self), Int(entry[8]) << 8 | Int(entry[9])) }
+        func fields(_ entry: [UInt8]) -> (type: String, from: Int, to: Int) {
+            (String(decoding: entry[4..<8], as: UTF8.self), Int(entry[8]) << 8 | Int(entry[9]), Int(entry[12]) << 8 | Int(entry[13]))
+        }
         let auxiliary = try XCTUnwrap(entries.firstIndex { fields($0).type == "auxl" })
-        let description = try XCTUnwrap(entries.firstIndex { fields($0).type == "cdsc" && $0.count == 14 && Int($0[12]) << 8 | Int($0[13]) == fields(entries[auxiliary]).from })
+        let (_, gainMap, primary) = fields(entries[auxiliary])
+        let other = try XCTUnwrap(entries.lastIndex { fields($0).type == "cdsc" && $0.count == 14 && ![gainMap, primary].contains(fields($0).to) })
         entries[auxiliary] = [0, 0, 0, 16] + entries[auxiliary][4..<10] + [0, 2] + entries[auxiliary][12..<14] + entries[auxiliary][12..<14]
-        entries[description] = [0, 0, 0, 12] + entries[description][4..<10] + [0, 0]
-        let rewritten = entries.flatMap { $0 }
-        XCTAssertEqual(rewritten.count, size - 12)
-        bytes.replaceSubrange(iref + 8..<iref - 4 + size, with: rewritten)
+        entries.remove(at: other)
+        let shorter = size - 12
+        var rewritten: [UInt8] = [UInt8(shorter >> 24), UInt8(shorter >> 16 & 255), UInt8(shorter >> 8 & 255), UInt8(shorter & 255)]
+        rewritten += bytes[iref + 4..<iref + 12]
+        rewritten += entries.flatMap { $0 }
+        rewritten += [0, 0, 0, 12] + Array("free".utf8) + [0, 0, 0, 0]
+        XCTAssertEqual(rewritten.count, size)
+        bytes.replaceSubrange(iref..<iref + size, with: rewritten)
         return bytes
     }
 }

@@ -14,6 +14,8 @@ struct ICCMatrixShaper {
     /// A tone curve as `curv` (a gamma or a table) or `para` (ICC's five functions) gives it.
     enum ToneCurve {
         case parametric(function: Int, parameters: [Double])
+        /// A gamma's or an sRGB-like function's own inverse, as Little CMS reverses a parametric curve (its types −1, −4).
+        case inverseParametric(function: Int, parameters: [Double])
         /// 16-bit samples over 0...1, interpolated linearly (Little CMS evaluates such curves in 16 bits).
         case table([UInt16])
     }
@@ -91,18 +93,23 @@ extension ICCMatrixShaper.ToneCurve {
         switch self {
         case .parametric(let function, let p):
             return Self.parametric(function, p, x)
+        case .inverseParametric(let function, let p):
+            return Self.inverse(function, p, x)
         case .table(let samples):
             let word = min(65535, max(0, (x * 65535 + 0.5).rounded(.down)))
             return Double(Self.interpolated(samples, word)) / 65535
         }
     }
 
-    /// `cmsReverseToneCurveEx(samples, …)`: for each output word, the input where this curve reaches it
-    /// (its last interval that holds it, interpolated linearly), as a table.
+    /// `cmsReverseToneCurveEx(samples, …)`: a gamma or an sRGB-like function by its own inverse; otherwise, for each
+    /// output word, the input where this curve reaches it (its last interval that holds it, interpolated linearly),
+    /// as a table.
     func reversed(samples count: Int) -> Self {
+        if case .parametric(let function, let p) = self, [0, 3].contains(function) { return .inverseParametric(function: function, parameters: p) }
         let table: [UInt16] = switch self {
         case .table(let samples): samples
-        case .parametric: (0..<4096).map { UInt16(min(65535, max(0, (value(Double($0) / 4095) * 65535 + 0.5).rounded(.down)))) }
+        case .parametric, .inverseParametric:
+            (0..<4096).map { UInt16(min(65535, max(0, (value(Double($0) / 4095) * 65535 + 0.5).rounded(.down)))) }
         }
         let last = table.count - 1, ascending = table[0] <= table[last]
         var slope = 0.0, offset = 0.0
@@ -126,6 +133,15 @@ extension ICCMatrixShaper.ToneCurve {
         let cell0 = Int(position.rounded(.down)), cell1 = Int(position.rounded(.up)), rest = position - Double(cell0)
         let (y0, y1) = (Double(samples[cell0]), Double(samples[cell1]))
         return min(65535, max(0, (y0 + (y1 - y0) * rest + 0.5).rounded(.down)))
+    }
+
+    /// The inverses of ICC's functions 0 (X = Y^(1/g)) and 3 (X = (Y^(1/g) − b) / a above (a·d + b)^g, else Y / c).
+    private static func inverse(_ function: Int, _ p: [Double], _ y: Double) -> Double {
+        guard function == 3 else { return y > 0 ? pow(y, 1 / p[0]) : 0 }
+        let knee = p[1] * p[4] + p[2]
+        let discontinuity = knee < 0 ? 0 : pow(knee, p[0])
+        if y >= discontinuity { return (pow(y, 1 / p[0]) - p[2]) / p[1] }
+        return p[3] == 0 ? 0 : y / p[3]
     }
 
     /// ICC's parametric functions 0–4 (ICC.1:2010, 10.18), as Little CMS evaluates them.

@@ -108,8 +108,9 @@ final class PictureRenderer {
             return nil
         case .hevc(let coded):
             if let thumbnail = coded.thumbnail, let largest = pictures.first?.picture.scaled,
-               thumbnail.width < coded.displayedSize.width, thumbnail.width > largest.width || thumbnail.height > largest.height {
-                // The small thumbnail item, not the photo, as libvips' thumbnail decodes it (see `open_heif` in resize.c).
+               thumbnail.width < coded.displayedSize.width, thumbnail.width > largest.width && thumbnail.height > largest.height {
+                // The small thumbnail item, not the photo, where libvips' thumbnail decodes it for the same size (see
+                // `open_heif` in resize.c: its shrink of the item to the exact size, the smaller of the two, over 1).
                 return decodedHEIFThumbnail(thumbnail)
             }
             do {
