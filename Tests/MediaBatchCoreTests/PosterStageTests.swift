@@ -68,6 +68,26 @@ final class PosterStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(written.sorted(), expected.sorted(), "no movie written")
     }
 
+    /// Dropping the movie after a run that kept it: the poster stands as written, the movie is
+    /// named stale, and `--prune` removes it.
+    func testDroppingTheMovieLaterLeavesThePosterAndPrunesTheMovie() throws {
+        let input = try Self.folder(of: ["video/with-gps_xyz.mp4"]), output = Fixtures.temporaryFolder()
+        let state = Fixtures.temporaryFolder().appendingPathComponent("state.sqlite")
+        func run(_ movie: String, prune: Bool = false) throws -> RunReport {
+            try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "poster", "movie": "\#(movie)"}, {"stage": "write"}"#),
+                         input: input, output: output, statePath: state, prune: prune)
+        }
+        XCTAssertEqual(try run("keep").items.first?.variants?.map(\.reused), [false, false])
+        let poster = try Data(contentsOf: output.appendingPathComponent("with-gps_xyz.poster.jpg"))
+        let dropped = try run("drop")
+        XCTAssertEqual(dropped.items.first?.output, "with-gps_xyz.poster.jpg")
+        XCTAssertEqual(dropped.summary.staleOutputs, ["with-gps_xyz.mp4"])
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("with-gps_xyz.poster.jpg")), poster, "not made again")
+        XCTAssertEqual(try run("drop", prune: true).summary.staleOutputs, [])
+        let left = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(left, ["with-gps_xyz.poster.jpg"])
+    }
+
     /// Every variant of a poster, sized as a still's; the manifest says which output is which.
     func testAPostersVariantsAreItsOwn() throws {
         let input = try Self.folder(of: ["video/iphone6_with-gps.mov"]), output = Fixtures.temporaryFolder()
