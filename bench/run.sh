@@ -582,10 +582,10 @@ if "pyvips-8.18-2-processes" in rows:
 PY
 }
 
-# Posters: mediabatch's poster (auto, and at 10% as ffmpegthumbnailer takes it; 1280 px, JPEG q80; it
-# also copies each movie, as a poster pipeline does) against ffmpegthumbnailer and the ffmpeg CLI with
-# Immich's keyframe chain (skip non-keyframes, the thumbnail filter over 12 of them, the same tone
-# map for HDR), each per file with xargs -P, same sizes.
+# Posters: mediabatch's poster (auto, and at 10% as ffmpegthumbnailer takes it; 1280 px, JPEG q80;
+# "movie": "drop", so that each tool writes one JPEG a movie and nothing else) against ffmpegthumbnailer
+# and the ffmpeg CLI with Immich's keyframe chain (skip non-keyframes, the thumbnail filter over 12 of
+# them, the same tone map for HDR), each per file with xargs -P, same sizes.
 posters() {
   local dir=$work/inputs/posters20 n
   n=$(count_inputs "$dir")

@@ -31,6 +31,8 @@ public enum Defaults {
     public static let posterPath = "{dir}/{stem}.poster.{ext}"
     /// Immich's and ffmpegthumbnailer's idea: a frame that shows what the movie is.
     public static let posterTime = Stage.PosterTime.auto
+    /// A poster beside its movie, as before posters had a choice.
+    public static let posterMovie = Stage.PosterMovie.keep
     /// `video.codec`: what every browser plays.
     public static let videoCodecs: [VideoCodec] = [.h264]
     /// `video.maxFps`: a phone's slow-motion 120 or 240 fps is more than a web page shows.

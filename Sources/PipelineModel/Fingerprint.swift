@@ -31,7 +31,9 @@ extension Stage {
         case .decode(let options):
             // raw at its default: the text from before the option.
             return "decode(animated=\(options.animated)\(options.raw == Defaults.rawSource ? "" : ",raw=\(options.raw.rawValue)"))"
-        case .poster(let poster): return "poster(at=\(poster.at.fingerprint))"
+        case .poster(let poster):
+            // movie at its default: the text from before the option.
+            return "poster(at=\(poster.at.fingerprint)\(poster.movie == Defaults.posterMovie ? "" : ",movie=\(poster.movie.rawValue)"))"
         case .video(let video):
             return "video(\(video.renditions.map(\.fingerprint).joined(separator: ";")),maxPixelSize=\(video.maxPixelSize.map(String.init) ?? "*"),"
                 + "maxFps=\(video.maxFps),reencode=\(video.reencode.rawValue))"

@@ -46,10 +46,21 @@ public enum Stage: Equatable, Sendable {
 
     public struct Poster: Equatable, Sendable {
         public var at: PosterTime
+        public var movie: PosterMovie
 
-        public init(at: PosterTime = Defaults.posterTime) {
+        public init(at: PosterTime = Defaults.posterTime, movie: PosterMovie = Defaults.posterMovie) {
             self.at = at
+            self.movie = movie
         }
+    }
+
+    /// Whether a movie with a poster is written too.
+    public enum PosterMovie: String, CaseIterable, Codable, Sendable {
+        /// Its own output stays: the movie copied (location stripped as the pipeline says), or the
+        /// `video` stage's renditions.
+        case keep
+        /// The poster alone: a gallery's thumbnails, the movies served from where they are.
+        case drop
     }
 
     /// Which frame of a movie is its poster.
@@ -251,7 +262,8 @@ extension Stage.Poster {
         case .seconds(let seconds): frame = "the frame at \(seconds) s (past the end: the last)"
         case .percent(let percent): frame = "the frame at \(percent)% of the duration"
         }
-        return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it"
+        let own = movie == .drop ? "; the movie itself is not written" : ""
+        return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it\(own)"
     }
 }
 

@@ -19,6 +19,7 @@ extension PipelineDecoder {
             }
             try checkPlace(stage, spelled[index], reader, seen: seen)
             try checkCombination(stage.name, index, stages, reader)
+            try checkPosterMovie(stage, reader, stages)
             if case .write(let write) = stage {
                 // Without `decode` every output is a copy under its input's own extension: a pair's files stay apart.
                 let variants = Self.variants(of: stages)
@@ -91,6 +92,14 @@ extension PipelineDecoder {
             throw reader.fail("\"\(name.rawValue)\" and \"\(other.rawValue)\" (stages[\(otherIndex)]) cannot be combined: "
                               + "\"variants\" sizes and encodes every output itself, in place of \"downsample\" and \"transcode\"")
         }
+    }
+
+    /// A poster's movie dropped where `video` renders it: one stage would unsay the other.
+    private func checkPosterMovie(_ stage: Stage, _ reader: JSONReader, _ stages: [Stage]) throws {
+        guard case .poster(let poster) = stage, poster.movie == .drop,
+              let video = stages.firstIndex(where: { $0.name == .video }) else { return }
+        throw reader.child(PosterKeys.movie.name, .string(poster.movie.rawValue))
+            .expected("keep: the \"video\" stage (stages[\(video)]) writes the movie's renditions, and drop writes no movie")
     }
 
     /// `write.path` tells every output of an item apart (and a RAW's from its JPEG's when both are

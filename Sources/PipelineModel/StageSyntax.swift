@@ -56,8 +56,8 @@ extension StageSyntax {
         spelling: "poster", name: .poster,
         help: "Gives each video a picture, one of its frames (upright, HDR tone-mapped to sRGB), for the image stages after it; "
             + "written at write.posterPath. Images pass through. After decode, before the stages that shape pictures.",
-        options: [PosterKeys.at.described]) { object in
-            .poster(.init(at: try object.value(PosterKeys.at)))
+        options: [PosterKeys.at.described, PosterKeys.movie.described]) { object in
+            .poster(.init(at: try object.value(PosterKeys.at), movie: try object.value(PosterKeys.movie)))
         }
 
     static let video = StageSyntax(
@@ -256,6 +256,9 @@ enum PosterKeys {
     static let at = Key("at", .posterTime, .value(Defaults.posterTime),
                         "auto: the most representative keyframe of the first third, never black, faded or blurred (a movie under 2 s: "
                         + "its sharpest frame); a number: seconds from the start (past the end: the last frame); \"N%\": percent of the duration.")
+    static let movie = Key("movie", ValueSyntax<Stage.PosterMovie>.choice("keep or drop"), .value(Defaults.posterMovie),
+                           "keep: the movie is written too (copied, or the video stage's renditions); drop: the poster alone, "
+                           + "the movie not written (not with a video stage).")
 }
 
 enum VideoKeys {

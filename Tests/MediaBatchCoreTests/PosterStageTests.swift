@@ -42,6 +42,52 @@ final class PosterStageTests: XCTestCase, RunsPipelines {
         XCTAssertNil(still.variants, "a still has one output, as before")
     }
 
+    /// `movie: drop`: each movie gives its poster alone (nothing else in the output folder but the
+    /// still's), sized and upright as with the movie kept.
+    func testDroppingTheMovieWritesThePosterAlone() throws {
+        let input = try Self.folder(of: Self.movies + ["jpeg/orientation/Landscape_6.jpg"]), output = Fixtures.temporaryFolder()
+        let stages = #"""
+            {"stage": "decode"}, {"stage": "poster", "movie": "drop"}, {"stage": "downsample", "maxPixelSize": 320},
+            {"stage": "write", "path": "{stem}.{ext}"}
+            """#
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        var expected = ["Landscape_6.jpg"]
+        for movie in Self.movies.map({ ($0 as NSString).lastPathComponent }) {
+            let item = try XCTUnwrap(result(report, movie))
+            XCTAssertEqual(item.status, .ok, "\(movie): \(String(describing: item.error))")
+            let stem = (movie as NSString).deletingPathExtension
+            XCTAssertEqual(item.output, "\(stem).poster.jpg", movie)
+            XCTAssertNil(item.variants, "\(movie): one output, as a still's")
+            let poster = try VImage.decode(output.appendingPathComponent("\(stem).poster.jpg").path)
+            let frame = try XCTUnwrap(try Self.item(movie, root: input).videoFrame, movie)
+            XCTAssertEqual(max(poster.width, poster.height), min(320, frame.longestSide), movie)
+            XCTAssertEqual(poster.width > poster.height, frame.width > frame.height, "\(movie): upright")
+            expected.append("\(stem).poster.jpg")
+        }
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(written.sorted(), expected.sorted(), "no movie written")
+    }
+
+    /// Dropping the movie after a run that kept it: the poster stands as written, the movie is
+    /// named stale, and `--prune` removes it.
+    func testDroppingTheMovieLaterLeavesThePosterAndPrunesTheMovie() throws {
+        let input = try Self.folder(of: ["video/with-gps_xyz.mp4"]), output = Fixtures.temporaryFolder()
+        let state = Fixtures.temporaryFolder().appendingPathComponent("state.sqlite")
+        func run(_ movie: String, prune: Bool = false) throws -> RunReport {
+            try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "poster", "movie": "\#(movie)"}, {"stage": "write"}"#),
+                         input: input, output: output, statePath: state, prune: prune)
+        }
+        XCTAssertEqual(try run("keep").items.first?.variants?.map(\.reused), [false, false])
+        let poster = try Data(contentsOf: output.appendingPathComponent("with-gps_xyz.poster.jpg"))
+        let dropped = try run("drop")
+        XCTAssertEqual(dropped.items.first?.output, "with-gps_xyz.poster.jpg")
+        XCTAssertEqual(dropped.summary.staleOutputs, ["with-gps_xyz.mp4"])
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("with-gps_xyz.poster.jpg")), poster, "not made again")
+        XCTAssertEqual(try run("drop", prune: true).summary.staleOutputs, [])
+        let left = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(left, ["with-gps_xyz.poster.jpg"])
+    }
+
     /// Every variant of a poster, sized as a still's; the manifest says which output is which.
     func testAPostersVariantsAreItsOwn() throws {
         let input = try Self.folder(of: ["video/iphone6_with-gps.mov"]), output = Fixtures.temporaryFolder()

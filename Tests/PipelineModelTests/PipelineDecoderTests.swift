@@ -152,6 +152,24 @@ final class PipelineDecoderTests: XCTestCase {
                        #"stages[0].raw: expected auto, develop or preview (one of auto, develop, preview), found true"#)
     }
 
+    func testPosterMovieIsKeptUnlessDroppedAndTheDefaultKeepsFingerprints() throws {
+        func decoded(_ options: String) throws -> Stage {
+            try decode(stages(#"{"stage": "decode"}, {"stage": "poster"\#(options)}, {"stage": "write"}"#)).stages[1]
+        }
+        XCTAssertEqual(try decoded(""), .poster(.init(at: .auto, movie: .keep)))
+        XCTAssertEqual(try decoded(#", "movie": "drop", "at": "10%""#), .poster(.init(at: .percent(10), movie: .drop)))
+        XCTAssertEqual(try decoded("").fingerprint, "poster(at=auto)", "keep, the default: the text from before the option")
+        XCTAssertEqual(try decoded(#", "movie": "drop""#).fingerprint, "poster(at=auto,movie=drop)")
+        XCTAssertTrue(Stage.Poster(movie: .drop).explanation.hasSuffix("through the image stages after it; the movie itself is not written"))
+        XCTAssertFalse(Stage.Poster().explanation.contains("not written"))
+        XCTAssertEqual(failure(stages(#"{"stage": "decode"}, {"stage": "poster", "movie": false}, {"stage": "write"}"#)),
+                       #"stages[1].movie: expected keep or drop (one of keep, drop), found false"#)
+        // Beside a video stage that comes before or after it.
+        XCTAssertEqual(failure(stages(#"{"stage": "decode"}, {"stage": "video"}, {"stage": "poster", "movie": "drop"}, {"stage": "write"}"#)),
+                       #"stages[2].movie: expected keep: the "video" stage (stages[1]) writes the movie's renditions, and drop writes no movie, found "drop""#)
+        XCTAssertNoThrow(try decode(stages(#"{"stage": "decode"}, {"stage": "video"}, {"stage": "poster", "movie": "keep"}, {"stage": "write"}"#)))
+    }
+
     func testMistakesNameTheJSONPathAndWhatWasExpected() {
         let cases: [(String, String)] = [
             (#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": "big"}, {"stage": "write"}]}"#,

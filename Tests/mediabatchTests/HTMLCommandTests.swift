@@ -114,6 +114,22 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual([tags[1]["src"], tags[1]["type"]], [movie.path, "video/quicktime"])
     }
 
+    /// A poster without its movie (`movie: drop`) is a picture: `<picture>` with the poster's
+    /// sizes, no `<video>`.
+    func testAPosterWithoutItsMovieIsAPicture() throws {
+        let (_, manifestURL) = try runOverAMovie(#"""
+            {"stage": "decode"}, {"stage": "poster", "movie": "drop"}, {"stage": "variants", "sizes": [160, 320], "formats": ["jpeg"]},
+            {"stage": "write", "path": "{stem}-{size}.{ext}", "posterPath": "{stem}-poster-{size}.{ext}"}
+            """#)
+        let variants = try XCTUnwrap(try ManifestDocument.read(manifestURL).items.first?.variants)
+        XCTAssertEqual(variants.map(\.role), [.poster, .poster])
+        XCTAssertEqual(variants.map(\.path), ["clip-poster-160.jpg", "clip-poster-320.jpg"])
+        let (printed, tags) = try printedTags(manifestURL)
+        XCTAssertEqual(tags.map(\.tag), ["picture", "img"], printed)
+        XCTAssertEqual(tags[1]["src"], "clip-poster-320.jpg", printed)
+        XCTAssertEqual(tags[1]["srcset"], "clip-poster-160.jpg 90w, clip-poster-320.jpg 180w", printed)
+    }
+
     /// Renditions in two codecs: AV1 first, H.264 (which every browser plays) last, each `type`
     /// naming its codecs as RFC 6381 does, so that a browser skips what it cannot play.
     func testRenditionsAreSourcesWithTheirCodecsAV1First() throws {

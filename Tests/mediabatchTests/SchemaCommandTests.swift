@@ -21,6 +21,7 @@ final class SchemaCommandTests: XCTestCase {
         "poster-after-downsample.json": "stage order",
         "poster-before-decode.json": "stage order",
         "poster-path-without-size.json": "a write path that must tell the variants apart",
+        "poster-movie-drop-with-video.json": "what one stage's options ask of another's (poster.movie drop beside video)",
         "raw-jpeg-pairs-both-one-name.json": "a write path that must tell a RAW+JPEG pair's files apart (input.rawJpegPairs with decode)",
         "video-before-decode.json": "stage order",
         "video-codecs-without-codec-placeholder.json": "a write path that must tell the renditions apart",

@@ -4,9 +4,9 @@ import PipelineModel
 
 /// Gives a video item a picture: the movie's frame that `at` names, upright (its display matrix
 /// applied) and in sRGB (HDR tone-mapped), decoded by `write` (see `PictureRenderer`) and shaped
-/// by the image stages after this one as a still's picture is. The movie's own output stays; the
-/// poster is one more, at `write.posterPath`, in JPEG unless a stage after says otherwise.
-/// Images pass through.
+/// by the image stages after this one as a still's picture is. The movie's own output stays
+/// (but with `movie: drop`); the poster is one more, at `write.posterPath`, in JPEG unless a stage
+/// after says otherwise. Images pass through.
 struct PosterStage: PipelineStage {
     let options: Stage.Poster
     let maxPixels: Int
@@ -36,6 +36,7 @@ struct PosterStage: PipelineStage {
         guard let frame = item.videoFrame else { return }
         // Decoded upright and in sRGB: nothing left to turn or convert.
         let source = Picture.Source(stored: frame, orientation: 1, needsConversion: false, hasProfile: false, poster: options.at)
+        if options.movie == .drop { plan.outputs.removeAll { $0.role == .video } }
         let jpeg = MediaFormat.jpeg
         plan.outputs.append(PlannedOutput(format: jpeg, quality: jpeg.quality?.default ?? Defaults.keptFormatQuality, effort: nil,
                                           poster: options.at, picture: Picture(source: source)))
