@@ -60,9 +60,10 @@ struct ItemHeader {
 
     /// A HEIC that libheif 1.15 refuses outright (recent iPhones': "Too many auxiliary image
     /// references", an auxiliary image referring to more than one) but mediabatch's own loader
-    /// reads: its picture's header from the file's structure; its pixels come from that loader alone.
+    /// reads: its picture's header from the file's structure, where its first tile decodes; its pixels
+    /// come from that loader alone.
     private static func ownHEIFHeader(path: String, format: MediaFormat) throws -> VImage? {
-        guard format == .heic, case .hevc(let coded) = HEIFCoding.read(path: path) else { return nil }
+        guard format == .heic, case .hevc(let coded) = HEIFCoding.read(path: path), HEIFPicture.decodesFirstTile(path: path, coded) else { return nil }
         let shown = coded.displayedSize
         return try VImage.header(width: shown.width, height: shown.height, bands: coded.alpha == nil ? 3 : 4, iccProfile: coded.iccProfile)
     }

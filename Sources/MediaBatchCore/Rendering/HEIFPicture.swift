@@ -43,6 +43,16 @@ enum HEIFPicture {
         return try coded.iccProfile.map { try image.withICCProfile($0) } ?? image
     }
 
+    /// Whether the first tile decodes to its size: a file libheif refuses is taken by the loader only
+    /// then, so that a damaged one still fails in `decode` with libheif's reason.
+    static func decodesFirstTile(path: String, _ coded: HEVCCodedImage) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path), let first = coded.tiles.first else { return false }
+        defer { try? file.close() }
+        return (try? HEVCDecoder(configuration: coded.configuration).decode(try read(first, file)) { planes in
+            planes.width == coded.tileWidth && planes.height == coded.tileHeight
+        }) ?? false
+    }
+
     /// An auxiliary image of luma alone (an iPhone's HDR gain map), as libheif decodes it: the samples as coded,
     /// one band, with the item's own turns, mirrors and cuts applied.
     static func decodeLuma(path: String, _ coded: HEVCCodedImage) throws -> VImage {
