@@ -14,33 +14,26 @@ public enum HEIFCoding: Equatable, Sendable {
     static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap", "auxC"]
 
     public static func read(path: String) -> HEIFCoding {
-        do {
-            return try HEIFCodingReader(path: path).primary()
-        } catch let declined as Declined {
-            return .declines(declined.reason)
-        } catch {
-            return .declines("its structure cannot be read: \(error)")
-        }
+        reading(path) { try $0.primary() }
     }
 
     /// The primary image's first thumbnail item (`thmb`), coded as the path decodes it: what
     /// libvips' thumbnail reads instead of the photo when a picture asked is smaller.
     public static func readThumbnail(path: String) -> HEIFCoding {
-        do {
-            return try HEIFCodingReader(path: path).thumbnail()
-        } catch let declined as Declined {
-            return .declines(declined.reason)
-        } catch {
-            return .declines("its structure cannot be read: \(error)")
-        }
+        reading(path) { try $0.thumbnail() }
     }
 
     /// The primary image's first auxiliary image of `type` (an iPhone's HDR gain map), coded as the path decodes
     /// it: 8-bit luma alone (Samsung's colour gain map is declined), its own transformations applied as libheif
     /// applies them.
     public static func readAuxiliary(path: String, type: String) -> HEIFCoding {
+        reading(path) { try $0.auxiliary(type) }
+    }
+
+    /// `body` over the file's `meta` box; what it declines, or a structure that cannot be read, as the reason.
+    private static func reading(_ path: String, _ body: (HEIFCodingReader) throws -> HEIFCoding) -> HEIFCoding {
         do {
-            return try HEIFCodingReader(path: path).auxiliary(type)
+            return try body(HEIFCodingReader(path: path))
         } catch let declined as Declined {
             return .declines(declined.reason)
         } catch {
