@@ -3,8 +3,8 @@ import Foundation
 
 /// libavcodec's HEVC decoder for a HEIF image's coded pictures: opened once with the image's
 /// decoder configuration (the `hvcC` record as extradata: parameter sets and NAL length size) and
-/// fed one picture's length-prefixed NAL units at a time, on the calling thread with one thread
-/// of its own (items run in parallel, as libvips' do). Errors the decoder only conceals (a
+/// fed pictures of length-prefixed NAL units, on the calling thread, or with `threads` frame
+/// threads (a HEIC's tiles are independent pictures). Errors the decoder only conceals (a
 /// damaged slice) fail the picture: the caller falls back to libheif.
 public final class HEVCDecoder {
     private let av: LibAVDecoding
@@ -12,7 +12,7 @@ public final class HEVCDecoder {
     private var packet: LibAVDecoding.Packet?
     private var frame: LibAVDecoding.Frame?
 
-    public init(configuration: [UInt8]) throws(LibAVError) {
+    public init(configuration: [UInt8], threads: Int = 1) throws(LibAVError) {
         av = try LibAVDecoding.shared.get()
         guard let decoder = av.findDecoder(AV_CODEC_ID_HEVC) else {
             throw LibAVError(.noPicture, operation: "find a decoder", message: "this FFmpeg has no HEVC decoder")
@@ -27,7 +27,8 @@ public final class HEVCDecoder {
         configuration.withUnsafeBytes { extradata.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         codec.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
         codec.pointee.extradata_size = Int32(configuration.count)
-        codec.pointee.thread_count = 1
+        codec.pointee.thread_count = Int32(threads)
+        if threads > 1 { codec.pointee.thread_type = FF_THREAD_FRAME }
         codec.pointee.err_recognition |= AV_EF_EXPLODE
         try av.check(av.openCodec(codec, decoder, nil), "open the HEVC decoder")
     }
@@ -38,30 +39,58 @@ public final class HEVCDecoder {
         av.freeContext(&codec)
     }
 
+    /// Decodes `count` coded pictures, `picture(i)` giving the i-th's NAL units (each after its
+    /// length), and hands each one's planes (valid only during the call) to `body` with its
+    /// index, in order. With frame threads, later pictures decode while `body` takes earlier ones.
+    public func decode(pictures count: Int, _ picture: (Int) throws -> [UInt8], _ body: (Int, YCbCrPlanes) throws -> Void) throws {
+        var delivered = 0
+        func deliver(_ planes: YCbCrPlanes) throws {
+            guard delivered < count else { throw LibAVError(.failed, operation: "decode", message: "more pictures than packets") }
+            try body(delivered, planes)
+            delivered += 1
+        }
+        defer { av.flushBuffers(codec) }
+        for index in 0..<count {
+            try send(try picture(index))
+            try receiveAll(deliver)
+        }
+        // The pictures the decoder still holds: its other threads' and any held back for reordering.
+        try av.check(av.sendPacket(codec, nil), "drain the decoder")
+        try receiveAll(deliver)
+        guard delivered == count else { throw LibAVError(.failed, operation: "decode", message: "\(count - delivered) of \(count) pictures did not decode") }
+    }
+
     /// Decodes one coded picture (`data`: its NAL units, each after its length) and hands its
     /// planes to `body` (valid only during the call).
     public func decode<T>(_ data: [UInt8], _ body: (YCbCrPlanes) throws -> T) throws -> T {
+        var result: T?
+        try decode(pictures: 1, { _ in data }) { _, planes in result = try body(planes) }
+        return result!
+    }
+
+    private func send(_ data: [UInt8]) throws(LibAVError) {
         guard data.count < Int32.max - 64 else { throw LibAVError(.failed, operation: "decode", message: "a picture of \(data.count) bytes") }
         try av.check(av.newPacket(packet, Int32(data.count)), "allocate a packet")
         data.withUnsafeBytes { UnsafeMutableRawPointer(packet!.pointee.data).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         defer { av.packetUnref(packet) }
         try av.check(av.sendPacket(codec, packet), "decode")
-        var received = av.receiveFrame(codec, frame)
-        if received == -EAGAIN {
-            // A picture the decoder holds back for reordering: draining gives it, then the decoder starts afresh.
-            try av.check(av.sendPacket(codec, nil), "drain the decoder")
-            received = av.receiveFrame(codec, frame)
-            av.flushBuffers(codec)
+    }
+
+    /// Every picture the decoder has ready, to `body`; errors it only conceals (a damaged slice) fail.
+    private func receiveAll(_ body: (YCbCrPlanes) throws -> Void) throws {
+        while true {
+            let received = av.receiveFrame(codec, frame)
+            if received == -EAGAIN || received == LibAV.endOfFile { return }
+            try av.check(received, "decode")
+            defer { av.frameUnref(frame) }
+            guard let frame, frame.pointee.decode_error_flags == 0, frame.pointee.flags & AV_FRAME_FLAG_CORRUPT == 0 else {
+                throw LibAVError(.failed, operation: "decode", message: "the picture is damaged")
+            }
+            guard let planes = YCbCrPlanes(frame) else {
+                throw LibAVError(.failed, operation: "decode", message: "pixel format \(frame.pointee.format) is not 8-bit YCbCr")
+            }
+            try body(planes)
         }
-        try av.check(received, "decode")
-        defer { av.frameUnref(frame) }
-        guard let frame, frame.pointee.decode_error_flags == 0, frame.pointee.flags & AV_FRAME_FLAG_CORRUPT == 0 else {
-            throw LibAVError(.failed, operation: "decode", message: "the picture is damaged")
-        }
-        guard let planes = YCbCrPlanes(frame) else {
-            throw LibAVError(.failed, operation: "decode", message: "pixel format \(frame.pointee.format) is not 8-bit YCbCr")
-        }
-        return try body(planes)
     }
 }
 

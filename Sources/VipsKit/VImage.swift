@@ -113,13 +113,11 @@ public final class VImage: @unchecked Sendable {
 
     /// Pixels another decoder writes straight into a new memory image (a HEIC's tiles, decoded by
     /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved 8-bit samples,
-    /// row after row; nothing is copied afterwards. Counted as a decode of the file.
+    /// row after row, over a buffer kept between items (`CanvasPool`); nothing is copied
+    /// afterwards. Counted as a decode of the file.
     public static func decoded(filling width: Int, height: Int, bands: Int, _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> VImage {
-        let image = VImage(owning: try check(vips_image_new_memory(), "new_memory"))
-        vips_image_init_fields(image.pointer, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, 1, 1)
-        try check(vips_image_write_prepare(image.pointer), "write_prepare")
-        try fill(image.pointer.pointee.data)
+        let (image, pixels) = try CanvasPool.image(width: width, height: height, bands: bands)
+        try fill(pixels)
         countDecode()
         return image
     }

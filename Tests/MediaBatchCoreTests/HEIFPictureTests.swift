@@ -1,4 +1,5 @@
 import Foundation
+import LibAVKit
 @testable import MediaBatchCore
 @testable import MetadataKit
 import TestSupport
@@ -146,6 +147,32 @@ final class HEIFPictureTests: XCTestCase {
         let damaged = Fixtures.temporaryFolder().appendingPathComponent("flipped.heic").path
         try Data(bytes).write(to: URL(fileURLWithPath: damaged))
         XCTAssertThrowsError(try HEIFPicture.decode(path: damaged, coded, expected: coded.displayedSize))
+    }
+
+    /// With frame threads, the tiles come out in order, each the very picture that one thread
+    /// decoding them one at a time makes.
+    func testFrameThreadsHandOverEveryTileInOrder() throws {
+        let path = Fixtures.sample("heic/IMG_1034.heic")
+        guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined") }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let tiles = coded.tiles.map { $0.flatMap { bytes[$0] } }
+        func digest(_ planes: YCbCrPlanes) -> Int {
+            var hasher = Hasher()
+            for (start, stride) in [planes.luma] + [planes.cb, planes.cr].compactMap({ $0 }) {
+                let rows = start == planes.luma.start ? planes.height : planes.height >> (planes.chromaShift?.y ?? 0)
+                let width = start == planes.luma.start ? planes.width : planes.width >> (planes.chromaShift?.x ?? 0)
+                for row in 0..<rows { hasher.combine(bytes: UnsafeRawBufferPointer(start: start + row * stride, count: width)) }
+            }
+            return hasher.finalize()
+        }
+        let alone = try tiles.map { try HEVCDecoder(configuration: coded.configuration).decode($0, digest) }
+        var threaded: [Int] = []
+        try HEVCDecoder(configuration: coded.configuration, threads: 4).decode(pictures: tiles.count, { tiles[$0] }) { index, planes in
+            XCTAssertEqual(index, threaded.count)
+            threaded.append(digest(planes))
+        }
+        XCTAssertEqual(threaded.count, 48)
+        XCTAssertEqual(threaded, alone)
     }
 
     /// An `hvcC` whose parameter sets are zeroed: the decoder refuses it, with an error.
