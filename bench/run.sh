@@ -173,9 +173,14 @@ timed() {
     wait "$pid" || { failed; return 1; }
     fresh_output
   fi
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || { failed; return 1; }
-  read -r seconds rss < "$work/time.txt"
-  echo "$name $seconds $rss $peak"
+  local run seconds rss best=
+  for ((run = 0; run < ${best_of:-1}; run++)); do
+    ((run == 0)) || [[ -n ${keep_output:-} ]] || fresh_output
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || { failed; return 1; }
+    read -r seconds rss < "$work/time.txt"
+    [[ -n $best ]] && awk -v a="$seconds" -v b="$best" 'BEGIN { exit !(a >= b) }' || best=$seconds
+  done
+  echo "$name $best $rss $peak"
 }
 
 count_inputs() { find "$1" -type f ! -name '.done' | wc -l; }
@@ -198,12 +203,19 @@ peers() {
       timed pyvips-binary "$(python_venv pyvips pyvips-binary)" bench/pyvips-resize.py "$work/out" $(find "$dir" -type f ! -name .done | sort)
     timed decode-only bash -c "find '$dir' -type f ! -name .done -print0 | xargs -0 -P$cpus -n1 bench/decode-only.sh"
     # mediabatch decodes HEIC with libavcodec: its bound is that decoder on the primary image's tiles alone, taken out
-    # of each file beforehand (bench/heic-tiles.py), one thread a file, as mediabatch runs it.
+    # of each file beforehand (bench/heic-tiles.py), one thread a file, as mediabatch runs it; and the same
+    # tiles in one stream a CPU (every file's after the last's), one ffmpeg each: no start-up per file.
     if [[ -n $(find "$dir" -name '*.heic' -print -quit) ]]; then
-      rm -rf "$work/tiles"; mkdir -p "$work/tiles"
-      for f in "$dir"/*.heic; do bench/heic-tiles.py "$f" "$work/tiles/$(basename "$f").hevc" || true; done
+      rm -rf "$work/tiles" "$work/tile-streams"; mkdir -p "$work/tiles" "$work/tile-streams"
+      local i=0
+      for f in "$dir"/*.heic; do
+        bench/heic-tiles.py "$f" "$work/tiles/$(basename "$f").hevc" || continue
+        cat "$work/tiles/$(basename "$f").hevc" >> "$work/tile-streams/$((i++ % cpus)).hevc"
+      done
       timed decode-only-libavcodec bash -c "find '$dir' -name '*.jpg' -print0 | xargs -0 -r -P$cpus -n1 bench/decode-only.sh;
         find '$work/tiles' -name '*.hevc' -print0 | xargs -0 -P$cpus -I{} ffmpeg -v error -threads 1 -f hevc -i {} -f null -"
+      timed decode-only-libavcodec-1proc bash -c "find '$dir' -name '*.jpg' -print0 | xargs -0 -r -P$cpus -n1 bench/decode-only.sh;
+        find '$work/tile-streams' -name '*.hevc' -print0 | xargs -0 -P$cpus -I{} ffmpeg -v error -threads 1 -f hevc -i {} -f null -"
     fi
   } > "$work/$set.txt"
   awk -v n="$n" '
@@ -585,13 +597,17 @@ PY
 # Posters: mediabatch's poster (auto, and at 10% as ffmpegthumbnailer takes it; 1280 px, JPEG q80;
 # "movie": "drop", so that each tool writes one JPEG a movie and nothing else) against ffmpegthumbnailer
 # and the ffmpeg CLI with Immich's keyframe chain (skip non-keyframes, the thumbnail filter over 12 of
-# them, the same tone map for HDR), each per file with xargs -P, same sizes.
+# them, the same tone map for HDR), each per file with xargs -P, same sizes; and two bounds, what any
+# tool must at least do with the same libraries (bench/poster-bound.sh): each movie's keyframe near 10%
+# decoded, then also shrunk to 1280 px, one ffmpeg a CPU with no start-up per movie.
 posters() {
   local dir=$work/inputs/posters20 n
   n=$(count_inputs "$dir")
   echo
   echo "== posters: $n movies (the corpus' and 1080p/4K HEVC clips, two of them HDR), 1280 px JPEG, $cpus CPUs"
   local tonemap="zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=iec61966-2-1:m=bt709:r=pc"
+  # Each tool takes about a second here: the best of five, so that a moment's load elsewhere does not decide.
+  local best_of=5
   {
     timed mediabatch "$mediabatch" run bench/posters.json --input "$dir" --output "$work/out" --quiet
     timed mediabatch-at-10% "$mediabatch" run bench/posters-10pct.json --input "$dir" --output "$work/out" --quiet
@@ -600,6 +616,10 @@ posters() {
       hdr=\$(ffprobe -v error -select_streams v:0 -show_entries stream=color_transfer -of csv=p=0 \"\$1\")
       case \$hdr in smpte2084|arib-std-b67) tm=\",$tonemap\" ;; *) tm= ;; esac
       ffmpeg -v error -skip_frame nokey -i \"\$1\" -vf \"thumbnail=12\$tm,scale=1280:1280:force_original_aspect_ratio=decrease\" -frames:v 1 -update 1 -q:v 4 -y \"$work/out/\$(basename \"\$1\").jpg\"' _ {}"
+    bench/poster-bound.sh "$dir" "$cpus" decode > "$work/poster-bound-decode.txt"
+    bench/poster-bound.sh "$dir" "$cpus" > "$work/poster-bound-scale.txt"
+    timed bound-decode bash -c "xargs -P$cpus -d '\n' -I{} bash -c {} < '$work/poster-bound-decode.txt'"
+    timed bound-decode+scale bash -c "xargs -P$cpus -d '\n' -I{} bash -c {} < '$work/poster-bound-scale.txt'"
   } > "$work/posters.txt"
   awk -v n="$n" '
     { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
@@ -607,6 +627,9 @@ posters() {
       printf "%-24s %10s %14s %20s %16s\n", "tool", "movies/s", "largest process", "all processes, PSS", "mediabatch is"
       for (i = 1; i <= NR; i++)
         printf "%-24s %10.2f %10.0f MiB %16.0f MiB %15.2fx\n", name[i], rate[i], rss[i], all[i], rate[1]/rate[i]
+      for (i = 1; i <= NR; i++) if (name[i] ~ /^(ffmpegthumbnailer|ffmpeg-immich-chain)$/ && rate[i] > faster) faster = rate[i]
+      for (i = 1; i <= NR; i++) if (name[i] == "bound-decode+scale") bound = rate[i]
+      printf "2x the faster peer is %.2f movies/s: %.0f%% of the decode+scale bound (one ffmpeg a CPU, no tone map, no encode)\n", 2 * faster, 100 * 2 * faster / bound
     }' "$work/posters.txt"
 }
 

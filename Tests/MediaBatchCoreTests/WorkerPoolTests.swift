@@ -13,11 +13,13 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
         try! Vips.start()
     }
 
-    static func pool(output: URL, timeoutSeconds: Int = 120, stages: String = InProcessExecutorTests.webPipeline) -> WorkerPool {
+    static func pool(output: URL, timeoutSeconds: Int = 120, stages: String = InProcessExecutorTests.webPipeline,
+                     pixelWorkersAhead: Int = 0) -> WorkerPool {
         let document = #"{"version": 1, "stages": [\#(stages)]}"#
         return WorkerPool(executable: Fixtures.executable, setup: WorkerMessage.Setup(
             pipelineDocument: Data(document.utf8), pipelineFolder: Fixtures.repositoryRoot.path, outputRoot: output.path,
-            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds)
+            temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds,
+            pixelWorkersAhead: pixelWorkersAhead)
     }
 
     /// `mediabatch worker` children of this process.
@@ -52,6 +54,21 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
 
     /// A movie's rendition in a worker: its progress reaches this process while it encodes (frames
     /// done of the 120 expected, by codec), and is gone once the item is.
+    /// Pixel workers asked for ahead start with the first header read, and an item's pixels go to one of them.
+    func testPixelWorkersStartAheadWithTheFirstHeaderRead() throws {
+        let output = Fixtures.temporaryFolder()
+        let pool = Self.pool(output: output, pixelWorkersAhead: 2)
+        defer { pool.shutdown() }
+        XCTAssertEqual(try Self.workerChildren(), [], "none before the first header read")
+        var job = try InProcessExecutorTests.job("jpeg/apple_iphone_4.jpg")
+        job.plan = try XCTUnwrap(pool.header(job).plan)
+        XCTAssertEqual(try Self.workerChildren().count, 3, "the header worker and two pixel workers")
+        XCTAssertEqual(try Self.published(pool.pixels(job), under: output).outputs.map(\.path), ["web/apple_iphone_4.jpg"])
+        XCTAssertEqual(try Self.workerChildren().count, 3, "no worker started for the pixels")
+        pool.shutdown()
+        XCTAssertEqual(try Self.workerChildren(), [])
+    }
+
     func testARenditionsProgressComesFromItsWorker() throws {
         let output = Fixtures.temporaryFolder()
         let stages = #"{"stage": "decode"}, {"stage": "video", "reencode": "always"}, {"stage": "write"}"#

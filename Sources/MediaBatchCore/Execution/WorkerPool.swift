@@ -14,16 +14,24 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [WorkerProcess] = []
     private var idleHeaderWorkers: [WorkerProcess] = []
+    /// Pixel workers still to start with the first header read (see `init`).
+    private var pixelWorkersAhead: Int
 
-    init(executable: URL, setup: WorkerMessage.Setup, timeoutSeconds: Int) {
+    /// `pixelWorkersAhead` pixel workers start with the first header read, not with the first
+    /// item's pixel request: their start-up (the dynamic linker binding libvips' libraries,
+    /// 50–70 ms each) then overlaps the header phase instead of delaying the first items. A run
+    /// that decides every item from its state database starts none.
+    init(executable: URL, setup: WorkerMessage.Setup, timeoutSeconds: Int, pixelWorkersAhead: Int) {
         self.executable = executable
         self.setup = (try? JSONEncoder().encode(setup)) ?? Data()
         self.timeoutSeconds = timeoutSeconds
+        self.pixelWorkersAhead = pixelWorkersAhead
         temporaryFolder = URL(fileURLWithPath: setup.temporaryFolder)
         signal(SIGPIPE, SIG_IGN) // a dead worker's pipe reports EPIPE instead of killing the run
     }
 
     func header(_ job: ItemJob) -> HeaderVerdict {
+        startPixelWorkersAhead()
         switch exchange(.header(job), among: \.idleHeaderWorkers) {
         case .success(let reply): return reply.verdict ?? HeaderVerdict(error: protocolError(job))
         case .failure(let fault): return HeaderVerdict(error: fault.itemError(job, stage: .decode, timeout: timeoutSeconds))
@@ -59,6 +67,18 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
         idleHeaderWorkers = []
         lock.unlock()
         for worker in workers { worker.finish() }
+    }
+
+    /// The pixel workers `init` was asked to start ahead, once; one that cannot start is left to
+    /// the first pixel request, which reports why.
+    private func startPixelWorkersAhead() {
+        let count = lock.withLock {
+            defer { pixelWorkersAhead = 0 }
+            return pixelWorkersAhead
+        }
+        guard count > 0 else { return }
+        let started = (0..<count).compactMap { _ in try? WorkerProcess(executable: executable, setup: setup, temporaryFolder: temporaryFolder) }
+        lock.withLock { idle += started }
     }
 
     /// Sends one request to an idle worker of a kind, or a new one, which is idle again after;

@@ -27,7 +27,7 @@ public final class PipelineRunner: @unchecked Sendable {
             WorkerPool(executable: isolation.executable, setup: WorkerMessage.Setup(
                 pipelineDocument: isolation.pipelineDocument, pipelineFolder: isolation.pipelineFolder.path,
                 outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path),
-                timeoutSeconds: pipeline.limits.timeoutSeconds)
+                timeoutSeconds: pipeline.limits.timeoutSeconds, pixelWorkersAhead: options.dryRun ? 0 : options.concurrency)
         } ?? InProcessExecutor(stages: stages, keepsContexts: true)
         self.scheduler = Scheduler(concurrency: options.concurrency, memoryBudget: options.memoryBudget.bytes)
         self.onItemFinished = onItemFinished
