@@ -210,7 +210,8 @@ peers() {
       local i=0
       for f in "$dir"/*.heic; do
         bench/heic-tiles.py "$f" "$work/tiles/$(basename "$f").hevc" || continue
-        cat "$work/tiles/$(basename "$f").hevc" >> "$work/tile-streams/$((i++ % cpus)).hevc"
+        cat "$work/tiles/$(basename "$f").hevc" >> "$work/tile-streams/$((i % cpus)).hevc"
+        i=$((i + 1))
       done
       timed decode-only-libavcodec bash -c "find '$dir' -name '*.jpg' -print0 | xargs -0 -r -P$cpus -n1 bench/decode-only.sh;
         find '$work/tiles' -name '*.hevc' -print0 | xargs -0 -P$cpus -I{} ffmpeg -v error -threads 1 -f hevc -i {} -f null -"
