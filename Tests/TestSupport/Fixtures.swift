@@ -48,8 +48,24 @@ public enum Fixtures {
 
     /// A fresh empty folder, removed when the process exits.
     public static func temporaryFolder(_ name: String = "mediabatch-test") -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        let url = temporaryRoot.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    private static let temporaryPrefix = "mediabatch-tests-"
+
+    /// This test process' folder of temporary folders, removed at its exit; made once, after removing those of
+    /// test processes that are gone (killed, crashed). A suite's folders once filled a developer's /tmp (43 GB).
+    private static let temporaryRoot: URL = {
+        let base = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] where name.hasPrefix(temporaryPrefix) {
+            guard let pid = Int32(name.dropFirst(temporaryPrefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+        }
+        let root = base.appendingPathComponent("\(temporaryPrefix)\(getpid())")
+        try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Fixtures.temporaryRoot) }
+        return root
+    }()
 }
