@@ -68,6 +68,26 @@ final class PosterStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(written.sorted(), expected.sorted(), "no movie written")
     }
 
+    /// `movie: drop` on a file with sound alone: it has no picture to give a poster, so it keeps its own output,
+    /// the file as it is, and nothing else is written for it.
+    func testDroppingTheMovieOfASoundOnlyFileKeepsTheFile() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        let sound = input.appendingPathComponent("sound.mp4")
+        try FileManager.default.copyItem(atPath: try Movies.clip("sound.mp4", "sine=duration=1", ["-c:a", "aac"]), toPath: sound.path)
+        let stages = #"""
+            {"stage": "decode"}, {"stage": "poster", "movie": "drop"}, {"stage": "downsample", "maxPixelSize": 320},
+            {"stage": "write", "path": "{stem}.{ext}"}
+            """#
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        let item = try XCTUnwrap(result(report, "sound.mp4"))
+        XCTAssertEqual(item.status, .ok, String(describing: item.error))
+        XCTAssertEqual(item.output, "sound.mp4")
+        XCTAssertNil(item.variants)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }, ["sound.mp4"])
+        XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent("sound.mp4")), try Data(contentsOf: sound))
+        XCTAssertEqual(try LibAV.probe(path: output.appendingPathComponent("sound.mp4").path).streams.map(\.kind), ["audio"])
+    }
+
     /// Dropping the movie after a run that kept it: the poster stands as written, the movie is
     /// named stale, and `--prune` removes it.
     func testDroppingTheMovieLaterLeavesThePosterAndPrunesTheMovie() throws {
