@@ -111,12 +111,20 @@ public final class VImage: @unchecked Sendable {
         return image
     }
 
+    /// How wide a memory image's samples are: 8 bits, or 16 (a HEIC of 10 or 12 bits, as `heifload` gives it).
+    public enum SampleDepth: Int, Sendable {
+        case eight = 8, sixteen = 16
+
+        var format: VipsBandFormat { self == .eight ? VIPS_FORMAT_UCHAR : VIPS_FORMAT_USHORT }
+    }
+
     /// Pixels another decoder writes straight into a new memory image (a HEIC's tiles, decoded by
-    /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved 8-bit samples,
-    /// row after row, over a buffer kept between items (`CanvasPool`); nothing is copied
-    /// afterwards. Counted as a decode of the file.
-    public static func decoded(filling width: Int, height: Int, bands: Int, _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> VImage {
-        let (image, pixels) = try CanvasPool.image(width: width, height: height, bands: bands)
+    /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved samples of
+    /// `depth` (16 bits: native-endian, two bytes each), row after row, over a buffer kept between
+    /// items (`CanvasPool`); nothing is copied afterwards. Counted as a decode of the file.
+    public static func decoded(filling width: Int, height: Int, bands: Int, depth: SampleDepth = .eight,
+                               _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> VImage {
+        let (image, pixels) = try CanvasPool.image(width: width, height: height, bands: bands, depth: depth)
         try fill(pixels)
         countDecode()
         return image

@@ -211,7 +211,7 @@ final class HEIFPictureTests: XCTestCase {
     private func compareEvery(in folders: [URL]) throws -> [String: String] {
         var declined: [String: String] = [:]
         for folder in folders {
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.lowercased().hasSuffix(".heic") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where [".heic", ".hif"].contains(where: name.lowercased().hasSuffix) {
                 let path = folder.appendingPathComponent(name).path
                 switch HEIFCoding.read(path: path) {
                 case .declines(let reason): declined[name] = reason
@@ -226,9 +226,10 @@ final class HEIFPictureTests: XCTestCase {
         let name = (path as NSString).lastPathComponent
         let theirs = try VImage.decode(path)
         let ours = try HEIFPicture.decode(path: path, coded, expected: (theirs.width, theirs.height)).upright()
-        XCTAssertEqual([ours.width, ours.height, ours.bands], [theirs.width, theirs.height, theirs.bands], name)
+        XCTAssertEqual([ours.width, ours.height, ours.bands, ours.bitsPerSample], [theirs.width, theirs.height, theirs.bands, theirs.bitsPerSample], name)
         XCTAssertEqual(ours.iccProfile, theirs.iccProfile, name)
-        let (mine, reference) = (try ours.pixels(), try theirs.pixels())
+        // A deeper picture's 16-bit samples in its own levels (heifload shifts them up to fill 16 bits).
+        let (mine, reference) = (try samples(ours, coded.bitDepth), try samples(theirs, coded.bitDepth))
         guard mine.count == reference.count else { return XCTFail("\(name): \(mine.count) samples against \(reference.count)") }
         var sum = 0, largest = 0
         for index in mine.indices {
@@ -237,8 +238,17 @@ final class HEIFPictureTests: XCTestCase {
             largest = max(largest, difference)
         }
         let mean = Double(sum) / Double(max(1, mine.count))
-        print("\(name): \(ours.width)×\(ours.height), mean difference \(mean), largest \(largest)")
+        print("\(name): \(ours.width)×\(ours.height), \(coded.bitDepth)-bit, mean difference \(mean), largest \(largest)")
         XCTAssertLessThanOrEqual(mean, 0.5, name)
         XCTAssertLessThanOrEqual(largest, 4, name)
+    }
+
+    /// `image`'s samples: bytes, or its 16-bit samples in `bitDepth`-bit levels, where no bit below them is set.
+    private func samples(_ image: VImage, _ bitDepth: Int) throws -> [Int] {
+        let bytes = try image.pixels()
+        guard image.bitsPerSample == 16 else { return bytes.map(Int.init) }
+        let wide = stride(from: 0, to: bytes.count, by: 2).map { Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8 }
+        XCTAssertTrue(wide.allSatisfy { $0 & (1 << (16 - bitDepth) - 1) == 0 }, "\(bitDepth)-bit levels shifted up")
+        return wide.map { $0 >> (16 - bitDepth) }
     }
 }
