@@ -34,6 +34,9 @@ enum CanvasPool {
             give(pixels)
             throw error
         }
+        // libvips calls any memory image of 3 bands sRGB; heifload calls its 16-bit ones RGB16, which the savers
+        // and colour conversions scale down from 16 bits rather than clip.
+        if depth == .sixteen { made.pointee.Type = bands >= 3 ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_GREY16 }
         g_object_set_data_full(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GObject.self), "mediabatch-canvas", pixels) {
             $0.map(CanvasPool.give)
         }
