@@ -34,9 +34,8 @@ enum CanvasPool {
             give(pixels)
             throw error
         }
-        // libvips calls any memory image of 3 bands sRGB; heifload calls its 16-bit ones RGB16, which the savers
-        // and colour conversions scale down from 16 bits rather than clip.
-        if depth == .sixteen { made.pointee.Type = bands >= 3 ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_GREY16 }
+        // 8-bit: libvips' own guess, as before; 16-bit: heifload's RGB16, not the sRGB libvips guesses for 3 bands.
+        if depth == .sixteen { made.pointee.Type = depth.interpretation(bands: bands) }
         g_object_set_data_full(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GObject.self), "mediabatch-canvas", pixels) {
             $0.map(CanvasPool.give)
         }
