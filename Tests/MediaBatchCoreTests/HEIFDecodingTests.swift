@@ -72,7 +72,7 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
 
     /// A camera's 10-bit HIF (the corpus' `cat.hif`) to a 2048 px JPEG in worker processes, through libavcodec and
     /// with libheif forced: the same 16-bit picture either way (`HEIFPictureTests`), reduced and made 8-bit by the
-    /// same libvips operations, so the same JPEG, sample for sample.
+    /// same libvips operations, so the same JPEG, sample for sample (on Debian 12).
     func testTenBitPhotoRunsAsWithLibheif() throws {
         let input = Fixtures.temporaryFolder()
         try FileManager.default.copyItem(atPath: try Fixtures.corpusFile("heic/cat.hif"), toPath: input.appendingPathComponent("cat.hif").path)
@@ -88,7 +88,8 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
             written.append(try VImage.decode(output.appendingPathComponent(try XCTUnwrap(item.output)).path))
         }
         XCTAssertEqual(written.map { [$0.width, $0.height, $0.bitsPerSample] }, [[2048, 1368, 8], [2048, 1368, 8]])
-        XCTAssertEqual(try written[0].meanAbsoluteDifference(from: written[1]), 0)
+        // Debian 13's libheif 1.23 upsamples chroma bilinearly; the loader as 1.15, by nearest neighbour.
+        XCTAssertLessThanOrEqual(try written[0].meanAbsoluteDifference(from: written[1]), Vips.version == "8.14" ? 0 : 0.5)
         let mean = Double(try written[0].pixels().reduce(0) { $0 + Int($1) }) / Double(2048 * 1368 * 3)
         XCTAssertEqual(mean, 125.2, accuracy: 1, "scaled down from 16 bits, not clipped to white")
     }
