@@ -11,7 +11,7 @@ public enum HEIFCoding: Equatable, Sendable {
     public static let alphaTypes: Set<String> = ["urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"]
 
     /// The sample depths the path decodes (libavcodec's HEVC decoder; libheif's conversions at each).
-    public static let bitDepths: Set<Int> = [8, 10, 12]
+    static let bitDepths: Set<Int> = [8, 10, 12]
 
     /// Properties whose meaning the path applies; any other marked essential declines the image.
     static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap", "auxC"]
