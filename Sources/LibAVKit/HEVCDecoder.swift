@@ -87,21 +87,24 @@ public final class HEVCDecoder {
                 throw LibAVError(.failed, operation: "decode", message: "the picture is damaged")
             }
             guard let planes = YCbCrPlanes(frame) else {
-                throw LibAVError(.failed, operation: "decode", message: "pixel format \(frame.pointee.format) is not 8-bit YCbCr")
+                throw LibAVError(.failed, operation: "decode", message: "pixel format \(frame.pointee.format) is not 8-, 10- or 12-bit YCbCr")
             }
             try body(planes)
         }
     }
 }
 
-/// A decoded picture's 8-bit planes, borrowed from libavcodec's frame, and the colour its HEVC
-/// stream states (the VUI; unspecified where it has none).
+/// A decoded picture's planes, borrowed from libavcodec's frame, and the colour its HEVC stream
+/// states (the VUI; unspecified where it has none).
 public struct YCbCrPlanes {
     public let width: Int
     public let height: Int
+    /// 8, or 10 or 12: then each sample is 16 bits, native-endian (libavcodec's `…P10LE`, `…P12LE` formats).
+    public let bitDepth: Int
     /// log2 of the chroma subsampling: (1, 1) for 4:2:0, (1, 0) 4:2:2, (0, 0) 4:4:4; nil for monochrome.
     public let chromaShift: (x: Int, y: Int)?
-    /// Each plane's first row and the bytes from one row to the next; no chroma for monochrome.
+    /// Each plane's first row and the bytes from one row to the next (samples of `bitDepth` > 8 are two bytes);
+    /// no chroma for monochrome.
     public let luma: (start: UnsafePointer<UInt8>, stride: Int)
     public let cb: (start: UnsafePointer<UInt8>, stride: Int)?
     public let cr: (start: UnsafePointer<UInt8>, stride: Int)?
@@ -114,10 +117,19 @@ public struct YCbCrPlanes {
         let shift: (x: Int, y: Int)?
         switch AVPixelFormat(frame.pointee.format) {
         // The J formats: FFmpeg 5.1's HEVC decoder names a full-range stream's planes so.
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: shift = (1, 1)
-        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: shift = (1, 0)
-        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P: shift = (0, 0)
-        case AV_PIX_FMT_GRAY8: shift = nil
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: (shift, bitDepth) = ((1, 1), 8)
+        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: (shift, bitDepth) = ((1, 0), 8)
+        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P: (shift, bitDepth) = ((0, 0), 8)
+        case AV_PIX_FMT_GRAY8: (shift, bitDepth) = (nil, 8)
+        // Its native-endian 16-bit formats (LE on the machines mediabatch runs on).
+        case AV_PIX_FMT_YUV420P10LE: (shift, bitDepth) = ((1, 1), 10)
+        case AV_PIX_FMT_YUV422P10LE: (shift, bitDepth) = ((1, 0), 10)
+        case AV_PIX_FMT_YUV444P10LE: (shift, bitDepth) = ((0, 0), 10)
+        case AV_PIX_FMT_GRAY10LE: (shift, bitDepth) = (nil, 10)
+        case AV_PIX_FMT_YUV420P12LE: (shift, bitDepth) = ((1, 1), 12)
+        case AV_PIX_FMT_YUV422P12LE: (shift, bitDepth) = ((1, 0), 12)
+        case AV_PIX_FMT_YUV444P12LE: (shift, bitDepth) = ((0, 0), 12)
+        case AV_PIX_FMT_GRAY12LE: (shift, bitDepth) = (nil, 12)
         default: return nil
         }
         let data = frame.pointee.data, lines = frame.pointee.linesize

@@ -21,19 +21,21 @@ enum CanvasPool {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var waiting: [UnsafeMutableRawPointer] = []
 
-    /// A memory image of `width` × `height` pixels of `bands` 8-bit samples over a pooled
+    /// A memory image of `width` × `height` pixels of `bands` samples of `depth` over a pooled
     /// buffer, and the buffer (its pixels, row after row, not cleared).
-    static func image(width: Int, height: Int, bands: Int) throws -> (VImage, UnsafeMutablePointer<UInt8>) {
-        let bytes = width * height * bands
+    static func image(width: Int, height: Int, bands: Int, depth: VImage.SampleDepth) throws -> (VImage, UnsafeMutablePointer<UInt8>) {
+        let bytes = width * height * bands * depth.rawValue / 8
         let pixels = take(bytes)
         let made: UnsafeMutablePointer<VipsImage>
         do {
-            made = try check(vips_image_new_from_memory(pixels, bytes, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR),
+            made = try check(vips_image_new_from_memory(pixels, bytes, Int32(width), Int32(height), Int32(bands), depth.format),
                              "new_from_memory")
         } catch {
             give(pixels)
             throw error
         }
+        // 8-bit: libvips' own guess, as before; 16-bit: heifload's RGB16, not the sRGB libvips guesses for 3 bands.
+        if depth == .sixteen { made.pointee.Type = depth.interpretation(bands: bands) }
         g_object_set_data_full(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GObject.self), "mediabatch-canvas", pixels) {
             $0.map(CanvasPool.give)
         }

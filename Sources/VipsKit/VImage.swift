@@ -100,23 +100,40 @@ public final class VImage: @unchecked Sendable {
         return try copying(samples, width: width, height: height, bands: bands)
     }
 
-    /// A picture's header without pixels: for a file whose header another reader made (a HEIC
-    /// that libheif refuses and mediabatch's own loader decodes). Asking it for pixels, or
+    /// A picture's header without pixels, of `depth` (a 10-bit HEIC's as heifload's: 16): for a file
+    /// whose header another reader made (a HEIC that libheif refuses and mediabatch's own loader decodes). Asking it for pixels, or
     /// making another image of it, is an error.
-    public static func header(width: Int, height: Int, bands: Int, iccProfile: [UInt8]?) throws -> VImage {
+    public static func header(width: Int, height: Int, bands: Int, depth: SampleDepth = .eight, iccProfile: [UInt8]?) throws -> VImage {
         let image = VImage(owning: try check(vips_image_new(), "new"))
-        vips_image_init_fields(image.pointer, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, 1, 1)
+        vips_image_init_fields(image.pointer, Int32(width), Int32(height), Int32(bands), depth.format, VIPS_CODING_NONE,
+                               depth.interpretation(bands: bands), 1, 1)
         iccProfile?.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, "icc-profile-data", $0.baseAddress, $0.count) }
         return image
     }
 
+    /// How wide a memory image's samples are: 8 bits, or 16 (a HEIC of 10 or 12 bits, as `heifload` gives it).
+    public enum SampleDepth: Int, Sendable {
+        case eight = 8, sixteen = 16
+
+        var format: VipsBandFormat { self == .eight ? VIPS_FORMAT_UCHAR : VIPS_FORMAT_USHORT }
+
+        /// What heifload calls such an image: libvips would call a 16-bit memory image of 3 bands sRGB, and the
+        /// savers and colour conversions would then clip it to 8 bits rather than scale it.
+        func interpretation(bands: Int) -> VipsInterpretation {
+            switch self {
+            case .eight: bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W
+            case .sixteen: bands >= 3 ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_GREY16
+            }
+        }
+    }
+
     /// Pixels another decoder writes straight into a new memory image (a HEIC's tiles, decoded by
-    /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved 8-bit samples,
-    /// row after row, over a buffer kept between items (`CanvasPool`); nothing is copied
-    /// afterwards. Counted as a decode of the file.
-    public static func decoded(filling width: Int, height: Int, bands: Int, _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> VImage {
-        let (image, pixels) = try CanvasPool.image(width: width, height: height, bands: bands)
+    /// libavcodec): `fill` gets its `width` × `height` pixels of `bands` interleaved samples of
+    /// `depth` (16 bits: native-endian, two bytes each), row after row, over a buffer kept between
+    /// items (`CanvasPool`); nothing is copied afterwards. Counted as a decode of the file.
+    public static func decoded(filling width: Int, height: Int, bands: Int, depth: SampleDepth = .eight,
+                               _ fill: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> VImage {
+        let (image, pixels) = try CanvasPool.image(width: width, height: height, bands: bands, depth: depth)
         try fill(pixels)
         countDecode()
         return image

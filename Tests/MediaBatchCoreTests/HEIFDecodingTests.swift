@@ -70,6 +70,30 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertLessThan(try written[0].meanAbsoluteDifference(from: written[1]), 0.5)
     }
 
+    /// A camera's 10-bit HIF (the corpus' `cat.hif`) to a 2048 px JPEG in worker processes, through libavcodec and
+    /// with libheif forced: the same 16-bit picture either way (`HEIFPictureTests`), reduced and made 8-bit by the
+    /// same libvips operations, so the same JPEG, sample for sample (on Debian 12).
+    func testTenBitPhotoRunsAsWithLibheif() throws {
+        let input = Fixtures.temporaryFolder()
+        try FileManager.default.copyItem(atPath: try Fixtures.corpusFile("heic/cat.hif"), toPath: input.appendingPathComponent("cat.hif").path)
+        var written: [VImage] = []
+        for forced in [false, true] {
+            if forced { setenv("MEDIABATCH_HEIF_DECODER", "libheif", 1) }
+            defer { unsetenv("MEDIABATCH_HEIF_DECODER") }
+            let output = Fixtures.temporaryFolder()
+            let item = try XCTUnwrap(result(try Self.run(try pipeline(webStages), input: input, output: output), "cat.hif"))
+            XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
+            XCTAssertEqual(item.decoder, forced ? .libheif : .libavcodec)
+            XCTAssertEqual(item.decoderReason, forced ? "MEDIABATCH_HEIF_DECODER=libheif" : nil)
+            written.append(try VImage.decode(output.appendingPathComponent(try XCTUnwrap(item.output)).path))
+        }
+        XCTAssertEqual(written.map { [$0.width, $0.height, $0.bitsPerSample] }, [[2048, 1368, 8], [2048, 1368, 8]])
+        // Debian 13's libheif 1.23 upsamples chroma bilinearly; the loader as 1.15, by nearest neighbour.
+        XCTAssertLessThanOrEqual(try written[0].meanAbsoluteDifference(from: written[1]), Vips.version == "8.14" ? 0 : 0.5)
+        let mean = Double(try written[0].pixels().reduce(0) { $0 + Int($1) }) / Double(2048 * 1368 * 3)
+        XCTAssertEqual(mean, 125.2, accuracy: 1, "scaled down from 16 bits, not clipped to white")
+    }
+
     /// A HEIC whose auxiliary image refers to two images, as recent iPhones' do: Debian 12's libheif 1.15 refuses the file outright
     /// ("Too many auxiliary image references"), so its header comes from mediabatch's own reading, and its picture and
     /// its gain map from libavcodec: the untouched photo's picture, and an Ultra HDR JPEG with the same gain map as

@@ -1,3 +1,4 @@
+import Foundation
 @testable import VipsKit
 import XCTest
 
@@ -34,6 +35,23 @@ final class CanvasPoolTests: XCTestCase {
         var third: UnsafeMutablePointer<UInt8>?
         _ = try VImage.decoded(filling: width - 8, height: height, bands: 3) { third = $0 }
         XCTAssertTrue(third == first || third == second)
+    }
+
+    /// A 16-bit picture (a 10-bit HEIC's, shifted up as heifload's): its samples as written, two bytes each, and
+    /// RGB16 as heifload's, so that the JPEG saver scales it down to 8 bits (0x8000 is 128), not clips it (255).
+    func testSixteenBitPicturesAreRGB16() throws {
+        let image = try VImage.decoded(filling: 64, height: 32, bands: 3, depth: .sixteen) { canvas in
+            let samples = UnsafeMutableRawPointer(canvas).assumingMemoryBound(to: UInt16.self)
+            for index in 0..<(64 * 32 * 3) { samples[index] = [0x8000, 0x4000, 0xFF00][index % 3] }
+        }
+        XCTAssertEqual([image.bitsPerSample, image.bands], [16, 3])
+        XCTAssertEqual(Array(try image.pixels().prefix(6)), [0x00, 0x80, 0x00, 0x40, 0x00, 0xFF], "little-endian 16-bit samples")
+        let jpeg = NSTemporaryDirectory() + "rgb16-\(getpid()).jpg"
+        defer { unlink(jpeg) }
+        try Data(try image.encoded(as: .jpeg, quality: 95)).write(to: URL(fileURLWithPath: jpeg))
+        let written = try VImage.decode(jpeg)
+        XCTAssertEqual(written.bitsPerSample, 8)
+        for (sample, expected) in zip(try written.pixels().prefix(3), [128, 64, 255]) { XCTAssertEqual(Double(sample), Double(expected), accuracy: 1) }
     }
 
     func testBuffersLargerThanASpareAreFreed() throws {

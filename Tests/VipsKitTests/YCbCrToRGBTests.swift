@@ -52,7 +52,7 @@ final class YCbCrToRGBTests: XCTestCase {
                             for (bands, pointer) in [(3, three.withUnsafeMutableBufferPointer { $0.baseAddress! }),
                                                      (4, four.withUnsafeMutableBufferPointer { $0.baseAddress! })] {
                                 conversion.convert(luma: (y.baseAddress!, width), cb: (cb.baseAddress!, chroma), cr: (cr.baseAddress!, chroma),
-                                                   shift: (shiftX, 0), into: pointer, stride: width * bands, bands: bands, left: 0, top: 0,
+                                                   shift: (shiftX, 0), bitDepth: 8, into: pointer, stride: width * bands, bands: bands, left: 0, top: 0,
                                                    width: width, height: height)
                             }
                         }

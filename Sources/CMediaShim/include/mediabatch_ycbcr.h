@@ -1,5 +1,5 @@
-/* YCbCr to 8-bit RGB exactly as libheif 1.15 converts a decoded HEVC picture (heif_colorconversion.cc,
- * Op_YCbCr_to_RGB<uint8_t>, the step its tile decoding always takes; nclx.cc for the coefficients), ported
+/* YCbCr to RGB exactly as libheif 1.15 converts a decoded HEVC picture (heif_colorconversion.cc,
+ * Op_YCbCr_to_RGB<Pixel>, the step its tile decoding always takes, to planar RGB; nclx.cc for the coefficients), ported
  * line for line, for the pictures mediabatch decodes with libavcodec: in C, not Swift, because a debug
  * build's Swift loop took seconds a 12 MP photo (worker timeouts in the tests), and in libheif's own
  * float operations, so every sample is libheif's. */
@@ -26,8 +26,20 @@ void mb_ycbcr_to_rgb(const MbYCbCrCoefficients *c, const uint8_t *y, ptrdiff_t y
                      ptrdiff_t cb_stride, const uint8_t *cr, ptrdiff_t cr_stride, int shift_x, int shift_y,
                      uint8_t *out, ptrdiff_t out_stride, int bands, int left, int top, int width, int height);
 
+/* The same for a 10- to 16-bit picture (`bits`: its depth; libavcodec's YUV4xxP10LE and GRAY10LE planes,
+ * native-endian 16-bit samples; strides in bytes) into 16-bit RGB as libvips 8.14's heifload gives it: libheif's
+ * Op_YCbCr_to_RGB<uint16_t> at the picture's depth (then only interleaved, Op_RGB_HDR_to_RRGGBBaa_BE), each
+ * sample then shifted up to fill 16 bits. */
+void mb_ycbcr16_to_rgb(const MbYCbCrCoefficients *c, int bits, const uint16_t *y, ptrdiff_t y_stride, const uint16_t *cb,
+                       ptrdiff_t cb_stride, const uint16_t *cr, ptrdiff_t cr_stride, int shift_x, int shift_y,
+                       uint16_t *out, ptrdiff_t out_stride, int bands, int left, int top, int width, int height);
+
 /* The luma plane as it is into band `band` (libheif takes an alpha image's Y plane unconverted). */
 void mb_copy_luma(const uint8_t *y, ptrdiff_t y_stride, uint8_t *out, ptrdiff_t out_stride, int bands, int band,
                   int left, int top, int width, int height);
+
+/* The same for a `bits`-bit plane into 16-bit samples, shifted up to fill them as heifload does. */
+void mb_copy_luma16(const uint16_t *y, ptrdiff_t y_stride, int bits, uint16_t *out, ptrdiff_t out_stride, int bands,
+                    int band, int left, int top, int width, int height);
 
 #endif

@@ -65,7 +65,8 @@ struct ItemHeader {
     private static func ownHEIFHeader(path: String, format: MediaFormat) throws -> VImage? {
         guard format == .heic, case .hevc(let coded) = HEIFCoding.read(path: path), HEIFPicture.decodesFirstTile(path: path, coded) else { return nil }
         let shown = coded.displayedSize
-        return try VImage.header(width: shown.width, height: shown.height, bands: coded.alpha == nil ? 3 : 4, iccProfile: coded.iccProfile)
+        return try VImage.header(width: shown.width, height: shown.height, bands: coded.alpha == nil ? 3 : 4,
+                                 depth: coded.bitDepth > 8 ? .sixteen : .eight, iccProfile: coded.iccProfile)
     }
 
     /// A HEIF/AVIF shorter than its own structure says fails here, as libheif 1.15 makes it fail

@@ -7,7 +7,8 @@ import VipsKit
 /// A HEIC's primary image decoded by libavcodec, not libheif, and made what libvips' `heifload`
 /// makes of it (see `YCbCrToRGB` for the colour): every tile decoded by one decoder context
 /// (`tileThreads` frame threads), converted on this thread (`YCbCrToRGB`) straight into its
-/// place in one RGB (or RGBA) libvips memory image cut to the grid's size, then turned,
+/// place in one RGB (or RGBA) libvips memory image cut to the grid's size (8-bit, or 16-bit for a
+/// picture of 10 or 12 bits, as `heifload` gives it), then turned,
 /// mirrored and cut as the file's properties say in their order, the ICC profile attached.
 /// Any failure throws: the caller decodes with libheif. The turns and mirrors after the last cut are left pending as the image's orientation: a
 /// quarter turn of a 12 MP picture costs as much as its colour conversion, and `VImage.resized`
@@ -25,17 +26,18 @@ enum HEIFPicture {
         }
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
         defer { try? file.close() }
-        let bands = coded.alpha == nil ? 3 : 4
-        var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands) { canvas in
+        let bands = coded.alpha == nil ? 3 : 4, depth: VImage.SampleDepth = coded.bitDepth > 8 ? .sixteen : .eight
+        let stride = coded.width * bands * depth.rawValue / 8
+        var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands, depth: depth) { canvas in
             try decodeTiles(coded, file) { planes, left, top, width, height in
                 // The item's nclx, else the stream's own VUI, as libheif takes them.
                 let colour = coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
                     ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
                 YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1)
-                    .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), into: canvas,
-                             stride: coded.width * bands, bands: bands, left: left, top: top, width: width, height: height)
+                    .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), bitDepth: planes.bitDepth,
+                             into: canvas, stride: stride, bands: bands, left: left, top: top, width: width, height: height)
             }
-            if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas) }
+            if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas, stride: stride) }
         }
         let cut = coded.transforms.lastIndex { if case .cleanAperture = $0 { true } else { false } }.map { $0 + 1 } ?? 0
         for transform in coded.transforms[..<cut] { image = try transformed(image, transform) }
@@ -61,7 +63,7 @@ enum HEIFPicture {
         defer { try? file.close() }
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: 1) { canvas in
             try decodeTiles(coded, file) { planes, left, top, width, height in
-                YCbCrToRGB.copyLuma(planes.luma, into: canvas, stride: coded.width, bands: 1, band: 0, left: left, top: top,
+                YCbCrToRGB.copyLuma(planes.luma, bitDepth: 8, into: canvas, stride: coded.width, bands: 1, band: 0, left: left, top: top,
                                     width: width, height: height)
             }
         }
@@ -86,20 +88,25 @@ enum HEIFPicture {
             guard planes.width == coded.tileWidth, planes.height == coded.tileHeight else {
                 throw Failure(description: "tile \(index) decodes to \(planes.width)×\(planes.height), not \(coded.tileWidth)×\(coded.tileHeight)")
             }
+            // libheif takes the depth its `hvcC` states; a stream of another would not fill the picture as made.
+            guard planes.bitDepth == coded.bitDepth else {
+                throw Failure(description: "tile \(index) decodes to \(planes.bitDepth)-bit samples, its 'hvcC' says \(coded.bitDepth)")
+            }
             try place(planes, left, top, width, height)
         }
     }
 
-    /// The alpha image's luma as the fourth band, where it is the picture's size (libheif does
-    /// not scale it).
+    /// The alpha image's luma as the fourth band, where it is the picture's size and depth (libheif
+    /// does not scale it, and fails a picture and alpha of different depths).
     private static func decodeAlpha(_ alpha: HEVCCodedImage.Alpha, _ coded: HEVCCodedImage, _ file: FileHandle,
-                                    into canvas: UnsafeMutablePointer<UInt8>) throws {
+                                    into canvas: UnsafeMutablePointer<UInt8>, stride: Int) throws {
         let decoder = try HEVCDecoder(configuration: alpha.configuration)
         try decoder.decode(try read(alpha.extents, file)) { planes in
-            guard planes.width == coded.width, planes.height == coded.height else {
-                throw Failure(description: "its alpha is \(planes.width)×\(planes.height), its picture \(coded.width)×\(coded.height)")
+            guard planes.width == coded.width, planes.height == coded.height, planes.bitDepth == coded.bitDepth else {
+                throw Failure(description: "its alpha is \(planes.width)×\(planes.height) of \(planes.bitDepth) bits, its picture "
+                                  + "\(coded.width)×\(coded.height) of \(coded.bitDepth)")
             }
-            YCbCrToRGB.copyLuma(planes.luma, into: canvas, stride: coded.width * 4, bands: 4, band: 3, left: 0, top: 0,
+            YCbCrToRGB.copyLuma(planes.luma, bitDepth: planes.bitDepth, into: canvas, stride: stride, bands: 4, band: 3, left: 0, top: 0,
                                 width: coded.width, height: coded.height)
         }
     }

@@ -2,13 +2,16 @@ import Foundation
 
 /// How a HEIF file's primary image is coded, read from its `meta` box alone: an image
 /// mediabatch's own HEVC path decodes (`HEVCCodedImage`), or why that path leaves it to libheif
-/// (overlays, derived images, AV1, 10-bit, sequences, properties it does not know that the file
-/// marks essential, damage…).
+/// (overlays, derived images, AV1, depths other than 8, 10 and 12 bits, sequences, properties it does
+/// not know that the file marks essential, damage…).
 public enum HEIFCoding: Equatable, Sendable {
     case hevc(HEVCCodedImage)
     case declines(String)
 
     public static let alphaTypes: Set<String> = ["urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"]
+
+    /// The sample depths the path decodes (libavcodec's HEVC decoder; libheif's conversions at each).
+    static let bitDepths: Set<Int> = [8, 10, 12]
 
     /// Properties whose meaning the path applies; any other marked essential declines the image.
     static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap", "auxC"]
@@ -79,7 +82,7 @@ private struct HEIFCodingReader {
         case "grid": coded = try grid(id)
         case let other: throw Declined("its primary image is '\(other)' coded")
         }
-        guard coded.bitDepth == 8 else { throw Declined("its primary image has \(coded.bitDepth)-bit samples") }
+        guard HEIFCoding.bitDepths.contains(coded.bitDepth) else { throw Declined("its primary image has \(coded.bitDepth)-bit samples") }
         coded.thumbnail = thumbnail(of: id)
         return .hevc(coded)
     }
@@ -91,7 +94,7 @@ private struct HEIFCodingReader {
         }
         guard type(of: id) == "hvc1" else { throw Declined("its thumbnail is '\(type(of: id))' coded") }
         let coded = try single(id)
-        guard coded.bitDepth == 8 else { throw Declined("its thumbnail has \(coded.bitDepth)-bit samples") }
+        guard HEIFCoding.bitDepths.contains(coded.bitDepth) else { throw Declined("its thumbnail has \(coded.bitDepth)-bit samples") }
         return .hevc(coded)
     }
 
@@ -120,7 +123,7 @@ private struct HEIFCodingReader {
         let tile = try hevcItem(id, transformable: true)
         return HEVCCodedImage(configuration: tile.configuration, tileWidth: tile.width, tileHeight: tile.height, columns: 1, rows: 1,
                               width: tile.width, height: tile.height, tiles: [tile.extents], colour: tile.colour,
-                              iccProfile: tile.icc, transforms: tile.transforms, alpha: try alpha(of: id))
+                              iccProfile: tile.icc, transforms: tile.transforms, alpha: try alpha(of: id, depth: HEVCConfiguration(tile.configuration)?.bitDepth))
     }
 
     /// A `grid` item (ISO/IEC 23008-12, 6.6.2.3): its descriptor, then its `dimg` tiles row by row.
@@ -149,7 +152,8 @@ private struct HEIFCodingReader {
         }
         return HEVCCodedImage(configuration: first.configuration, tileWidth: first.width, tileHeight: first.height, columns: columns,
                               rows: rows, width: width, height: height, tiles: tiles.map(\.extents), colour: first.colour,
-                              iccProfile: own.icc ?? first.icc, transforms: own.transforms, alpha: try alpha(of: id))
+                              iccProfile: own.icc ?? first.icc, transforms: own.transforms,
+                              alpha: try alpha(of: id, depth: HEVCConfiguration(first.configuration)?.bitDepth))
     }
 }
 
@@ -162,6 +166,8 @@ extension HEIFCodingReader {
         var icc: [UInt8]?
         var transforms: [HEVCCodedImage.Transform] = []
         var extents: [Range<Int>] = []
+        /// What `pixi` says: each channel's bits.
+        var channelBits: [Int] = []
     }
 
     func hevcItem(_ id: Int, transformable: Bool) throws -> Item {
@@ -172,6 +178,9 @@ extension HEIFCodingReader {
         guard transformable || item.transforms.isEmpty else { throw Declined("a tile of its grid is rotated, mirrored or cut") }
         guard let configuration = HEVCConfiguration(item.configuration), configuration.chromaBitDepth == configuration.bitDepth else {
             throw Declined("its image \(id) has an unreadable 'hvcC', or chroma and luma of different depths")
+        }
+        guard item.channelBits.allSatisfy({ $0 == configuration.bitDepth }) else {
+            throw Declined("its image \(id) has \(item.channelBits) bits per channel ('pixi'), its 'hvcC' \(configuration.bitDepth)")
         }
         item.extents = try extents(of: id)
         return item
@@ -190,9 +199,7 @@ extension HEIFCodingReader {
             case "hvcC": item.configuration = payload
             case "ispe": (item.width, item.height) = (Int(payload.uint32(at: 4) ?? 0), Int(payload.uint32(at: 8) ?? 0))
             case "colr": try colour(payload, into: &item)
-            case "pixi":
-                let channels = payload.count > 4 ? Array(payload[5...].prefix(Int(payload[4]))) : []
-                guard channels.allSatisfy({ $0 == 8 }) else { throw Declined("its image \(id) has \(channels) bits per channel ('pixi')") }
+            case "pixi": item.channelBits = payload.count > 4 ? payload[5...].prefix(Int(payload[4])).map(Int.init) : []
             case "irot": item.transforms.append(.rotation(counterClockwise: Int((payload.first ?? 0) & 3) * 90))
             case "imir": item.transforms.append(.mirror(leftRight: (payload.first ?? 0) & 1 == 1))
             case "clap": item.transforms.append(.cleanAperture(try cleanAperture(payload)))
@@ -264,8 +271,9 @@ extension HEIFCodingReader {
         return .init(width: shown.width, height: shown.height)
     }
 
-    /// The alpha plane's `hvc1` image, where `id` has one.
-    func alpha(of id: Int) throws -> HEVCCodedImage.Alpha? {
+    /// The alpha plane's `hvc1` image, where `id` has one: of the picture's `depth` (libheif 1.15 fails
+    /// other pairs).
+    func alpha(of id: Int, depth: Int?) throws -> HEVCCodedImage.Alpha? {
         let auxiliaries = meta.references.references.filter { $0.type == "auxl" && $0.to.contains(id) }.map(\.from)
         let alphas = auxiliaries.filter { auxiliary in
             properties.of(auxiliary).contains { $0.box.type == "auxC" && HEIFCoding.alphaTypes.contains(ItemProperties.auxiliaryType($0.box, in: bytes)) }
@@ -276,7 +284,8 @@ extension HEIFCodingReader {
         // libheif 1.15 turns the colour planes, then attaches the alpha plane as its own item's properties left it.
         guard try read(properties: id).transforms.isEmpty else { throw Declined("it has alpha and is rotated, mirrored or cut") }
         let item = try hevcItem(alphaID, transformable: false)
-        guard HEVCConfiguration(item.configuration)?.bitDepth == 8 else { throw Declined("its alpha image is not 8-bit") }
+        let alphaDepth = HEVCConfiguration(item.configuration)?.bitDepth
+        guard alphaDepth == depth else { throw Declined("its alpha image has \(alphaDepth ?? 0)-bit samples, its picture \(depth ?? 0)") }
         return .init(configuration: item.configuration, width: item.width, height: item.height, extents: item.extents)
     }
 }

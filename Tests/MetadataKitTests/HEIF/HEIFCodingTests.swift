@@ -92,6 +92,34 @@ final class HEIFCodingTests: XCTestCase {
         }
     }
 
+    /// A camera's 10-bit HIF (the corpus'): a 2×2 grid of 4:2:2 tiles cut to 4240×2832, read for the path.
+    func testTenBitCameraGrid() throws {
+        let coded = try hevc(try Fixtures.corpusFile("heic/cat.hif"))
+        XCTAssertEqual([coded.columns, coded.rows, coded.tileWidth, coded.tileHeight, coded.width, coded.height], [2, 2, 2176, 1472, 4240, 2832])
+        XCTAssertEqual(coded.bitDepth, 10)
+        XCTAssertEqual(HEVCConfiguration(coded.configuration)?.chromaFormat, 2)
+        XCTAssertEqual(coded.thumbnail, .init(width: 1616, height: 1080))
+    }
+
+    /// Depths as `hvcC` and `pixi` state them, in a copy of a libheif-made 8-bit monochrome image: 10 bits in
+    /// both is read (8, 10 and 12 are), 14 is declined, and a `pixi` that differs from `hvcC` is.
+    func testDepthsAsStated() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("heic/L_exif_xmp_iptc.heic"))))
+        let depths = try XCTUnwrap(bytes.firstOffset(of: Array("hvcC".utf8))) + 4 + 17, pixi = try XCTUnwrap(bytes.firstOffset(of: Array("pixi".utf8))) + 4 + 5
+        XCTAssertEqual([bytes[depths], bytes[depths + 1], bytes[pixi - 1], bytes[pixi]], [0xF8, 0xF8, 1, 8], "luma, chroma: 8 bits; one channel of 8")
+        let file = Fixtures.temporaryFolder().appendingPathComponent("depth.heic")
+        func read(hvcC: UInt8, pixi pixiBits: UInt8) throws -> HEIFCoding {
+            bytes[depths] = 0xF8 | (hvcC - 8)
+            bytes[depths + 1] = 0xF8 | (hvcC - 8)
+            bytes[pixi] = pixiBits
+            try Data(bytes).write(to: file)
+            return HEIFCoding.read(path: file.path)
+        }
+        XCTAssertEqual(try hevc({ _ = try read(hvcC: 10, pixi: 10); return file.path }()).bitDepth, 10)
+        XCTAssertEqual(try read(hvcC: 14, pixi: 14), .declines("its primary image has 14-bit samples"))
+        XCTAssertEqual(try read(hvcC: 10, pixi: 8), .declines("its image 1 has [8] bits per channel ('pixi'), its 'hvcC' 10"))
+    }
+
     private func hevc(_ path: String) throws -> HEVCCodedImage {
         let coding = HEIFCoding.read(path: path)
         guard case .hevc(let coded) = coding else { throw Declined(coding: coding) }
