@@ -94,6 +94,35 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(mean, 125.2, accuracy: 1, "scaled down from 16 bits, not clipped to white")
     }
 
+    /// A size the larger thumbnail item of the corpus' `cat.hif` covers, where that item decodes to 1664×1088 for its
+    /// `ispe`'s 1616×1080: libheif 1.15, and so libvips' thumbnail, fail on it (Debian 12: the item fails with libheif
+    /// forced); the loader decodes the photo instead and says why. The picture is the photo's, as at 2048 px.
+    func testAThumbnailThatFailsGivesWayToThePhoto() throws {
+        let input = Fixtures.temporaryFolder()
+        try FileManager.default.copyItem(atPath: try Fixtures.corpusFile("heic/cat.hif"), toPath: input.appendingPathComponent("cat.hif").path)
+        func run(_ size: Int) throws -> (ItemResult, VImage?) {
+            let stages = """
+                {"stage": "decode"}, {"stage": "downsample", "maxPixelSize": \(size)}, {"stage": "transcode", "to": "jpeg", "quality": 95},
+                {"stage": "write"}
+                """
+            let output = Fixtures.temporaryFolder()
+            let item = try XCTUnwrap(result(try Self.run(try pipeline(stages), input: input, output: output), "cat.hif"))
+            return (item, try item.output.map { try VImage.decode(output.appendingPathComponent($0).path) })
+        }
+        let (item, picture) = try run(1280), (_, larger) = try run(2048)
+        XCTAssertEqual(item.status, .ok, item.error?.message ?? "")
+        XCTAssertEqual(item.decoder, .libavcodec)
+        let reason = try XCTUnwrap(item.decoderReason)
+        XCTAssertTrue(reason.hasPrefix("its 1616×1080 thumbnail covers the largest picture, but ") && reason.hasSuffix(": the photo instead"), reason)
+        let (ours, photo) = (try XCTUnwrap(picture), try XCTUnwrap(larger).resized(width: 1280, height: 855))
+        XCTAssertEqual([ours.width, ours.height], [1280, 855])
+        XCTAssertLessThan(try ours.meanAbsoluteDifference(from: photo), 1)
+        guard Vips.version == "8.14" else { return }
+        setenv("MEDIABATCH_HEIF_DECODER", "libheif", 1)
+        defer { unsetenv("MEDIABATCH_HEIF_DECODER") }
+        XCTAssertEqual(try run(1280).0.status, .failed, "libheif 1.15 fails on the thumbnail libvips' thumbnail reads")
+    }
+
     /// A HEIC whose auxiliary image refers to two images, as recent iPhones' do: Debian 12's libheif 1.15 refuses the file outright
     /// ("Too many auxiliary image references"), so its header comes from mediabatch's own reading, and its picture and
     /// its gain map from libavcodec: the untouched photo's picture, and an Ultra HDR JPEG with the same gain map as

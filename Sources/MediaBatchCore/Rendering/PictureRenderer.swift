@@ -107,39 +107,38 @@ final class PictureRenderer {
             decoder = .init(decoder: .libheif, reason: reason)
             return nil
         case .hevc(let coded):
+            var declinedThumbnail: String?
             if let thumbnail = coded.thumbnail, let largest = pictures.first?.picture.scaled,
                thumbnail.width < coded.displayedSize.width, thumbnail.width > largest.width && thumbnail.height > largest.height {
                 // The small thumbnail item, not the photo, where libvips' thumbnail decodes it for the same size (see
                 // `open_heif` in resize.c: its shrink of the item to the exact size, the smaller of the two, over 1).
-                return decodedHEIFThumbnail(thumbnail)
+                let covers = "its \(thumbnail.width)×\(thumbnail.height) thumbnail covers the largest picture"
+                do {
+                    let image = try decodedHEIFThumbnail()
+                    decoder = .init(decoder: .libavcodec, reason: covers)
+                    return image
+                } catch {
+                    // Not libheif instead: libvips' thumbnail would read the same item, and libheif 1.15 fails on
+                    // some that fail here (a camera HIF's, coded larger than its `ispe`).
+                    declinedThumbnail = "\(covers), but \(error): the photo instead"
+                }
             }
             do {
                 let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height))
-                decoder = .init(decoder: .libavcodec)
+                decoder = .init(decoder: .libavcodec, reason: declinedThumbnail)
                 return image
             } catch {
-                decoder = .init(decoder: .libheif, reason: "libavcodec failed: \(error)")
+                decoder = .init(decoder: .libheif, reason: [declinedThumbnail, "libavcodec failed: \(error)"].compactMap { $0 }.joined(separator: "; "))
                 return nil
             }
         }
     }
 
-    /// A HEIC's thumbnail item decoded by libavcodec, where it covers every picture; nil (libheif) where the loader
-    /// declines it or fails.
-    private func decodedHEIFThumbnail(_ size: HEVCCodedImage.Size) -> VImage? {
-        let covers = "its \(size.width)×\(size.height) thumbnail covers the largest picture"
-        do {
-            let thumbnail: HEVCCodedImage
-            switch HEIFCoding.readThumbnail(path: path) {
-            case .hevc(let coded): thumbnail = coded
-            case .declines(let reason): throw HEIFPicture.Failure(description: "the loader declines it: \(reason)")
-            }
-            let image = try HEIFPicture.decode(path: path, thumbnail, expected: thumbnail.displayedSize)
-            decoder = .init(decoder: .libavcodec, reason: covers)
-            return image
-        } catch {
-            decoder = .init(decoder: .libheif, reason: "\(covers); \(error)")
-            return nil
+    /// A HEIC's thumbnail item decoded by libavcodec.
+    private func decodedHEIFThumbnail() throws -> VImage {
+        switch HEIFCoding.readThumbnail(path: path) {
+        case .hevc(let thumbnail): return try HEIFPicture.decode(path: path, thumbnail, expected: thumbnail.displayedSize)
+        case .declines(let reason): throw HEIFPicture.Failure(description: "the loader declines it: \(reason)")
         }
     }
 
