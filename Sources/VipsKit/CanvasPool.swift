@@ -34,8 +34,8 @@ enum CanvasPool {
             give(pixels)
             throw error
         }
-        // 8-bit: libvips' own guess, as before; 16-bit: heifload's RGB16, not the sRGB libvips guesses for 3 bands.
-        if depth == .sixteen { made.pointee.Type = depth.interpretation(bands: bands) }
+        // What heifload calls it: libvips' guess calls 4 bands of 8 bits multiband, and 3 of 16 bits sRGB.
+        made.pointee.Type = depth.interpretation(bands: bands)
         g_object_set_data_full(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GObject.self), "mediabatch-canvas", pixels) {
             $0.map(CanvasPool.give)
         }
