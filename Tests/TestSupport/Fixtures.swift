@@ -61,11 +61,23 @@ public enum Fixtures {
         let base = FileManager.default.temporaryDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] where name.hasPrefix(temporaryPrefix) {
             guard let pid = Int32(name.dropFirst(temporaryPrefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+            remove(base.appendingPathComponent(name))
         }
         let root = base.appendingPathComponent("\(temporaryPrefix)\(getpid())")
         try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(at: Fixtures.temporaryRoot) }
+        atexit { Fixtures.remove(Fixtures.temporaryRoot) }
         return root
     }()
+
+    /// `folder` and all in it, after detaching the file systems tests mounted in it (a tmpfs they filled, one
+    /// still busy when its test unmounted it), which would stop the removal.
+    private static func remove(_ folder: URL) {
+        // Read to its end: Foundation's String(contentsOfFile:) reads a /proc file's stated size, 0.
+        let mounts = String(decoding: FileHandle(forReadingAtPath: "/proc/self/mounts")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        for point in mounts.split(separator: "\n").compactMap({ $0.split(separator: " ").dropFirst().first })
+        where point.hasPrefix(folder.path + "/") {
+            umount2(String(point), Int32(MNT_DETACH))
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
 }
