@@ -100,9 +100,9 @@ public final class VImage: @unchecked Sendable {
         return try copying(samples, width: width, height: height, bands: bands)
     }
 
-    /// A picture's header without pixels, of `depth` (a 10-bit HEIC's as heifload's: 16): for a file
-    /// whose header another reader made (a HEIC that libheif refuses and mediabatch's own loader decodes). Asking it for pixels, or
-    /// making another image of it, is an error.
+    /// A picture's header without pixels, of `depth` (a 10-bit HEIC's as heifload's: 16): for a
+    /// file whose header another reader made (a HEIC that libheif refuses and mediabatch's own
+    /// loader decodes). Asking it for pixels, or making another image of it, is an error.
     public static func header(width: Int, height: Int, bands: Int, depth: SampleDepth = .eight, iccProfile: [UInt8]?) throws -> VImage {
         let image = VImage(owning: try check(vips_image_new(), "new"))
         vips_image_init_fields(image.pointer, Int32(width), Int32(height), Int32(bands), depth.format, VIPS_CODING_NONE,
