@@ -30,9 +30,10 @@ enum HEIFPicture {
         let stride = coded.width * bands * depth.rawValue / 8
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands, depth: depth) { canvas in
             try decodeTiles(coded, file) { planes, left, top, width, height in
-                // The item's nclx, else the stream's own VUI, as libheif takes them.
-                let colour = coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
-                    ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
+                // The item's nclx, else the stream's own VUI, as libheif takes them; none for luma alone, which
+                // libheif makes 4:2:0 without its nclx and so leaves as it is, whatever range the file states.
+                let colour = planes.chromaShift == nil ? [2, 2, 1]
+                    : coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] } ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
                 YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1)
                     .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), bitDepth: planes.bitDepth,
                              into: canvas, stride: stride, bands: bands, left: left, top: top, width: width, height: height)
