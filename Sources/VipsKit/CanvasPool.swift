@@ -42,8 +42,8 @@ enum CanvasPool {
         return (VImage(owning: made), pixels.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// How many buffers wait (for tests).
-    static var waitingCount: Int { lock.withLock { waiting.count } }
+    /// The waiting buffers' capacities (for tests).
+    static var waitingCapacities: [Int] { lock.withLock { waiting.map(capacity) } }
 
     /// The smallest waiting buffer that holds `bytes`, else a new one.
     private static func take(_ bytes: Int) -> UnsafeMutableRawPointer {

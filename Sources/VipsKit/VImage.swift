@@ -115,6 +115,9 @@ public final class VImage: @unchecked Sendable {
     public enum SampleDepth: Int, Sendable {
         case eight = 8, sixteen = 16
 
+        /// What holds samples of `bits` bits.
+        public init(holding bits: Int) { self = bits > 8 ? .sixteen : .eight }
+
         var format: VipsBandFormat { self == .eight ? VIPS_FORMAT_UCHAR : VIPS_FORMAT_USHORT }
 
         /// What heifload calls such an image: libvips would call a 16-bit memory image of 3 bands sRGB, and the

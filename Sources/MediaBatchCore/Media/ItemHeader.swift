@@ -66,7 +66,7 @@ struct ItemHeader {
         guard format == .heic, case .hevc(let coded) = HEIFCoding.read(path: path), HEIFPicture.decodesFirstTile(path: path, coded) else { return nil }
         let shown = coded.displayedSize
         return try VImage.header(width: shown.width, height: shown.height, bands: coded.alpha == nil ? 3 : 4,
-                                 depth: coded.bitDepth > 8 ? .sixteen : .eight, iccProfile: coded.iccProfile)
+                                 depth: .init(holding: coded.bitDepth), iccProfile: coded.iccProfile)
     }
 
     /// A HEIF/AVIF shorter than its own structure says fails here, as libheif 1.15 makes it fail

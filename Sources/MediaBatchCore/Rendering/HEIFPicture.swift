@@ -8,11 +8,11 @@ import VipsKit
 /// makes of it (see `YCbCrToRGB` for the colour): every tile decoded by one decoder context
 /// (`tileThreads` frame threads), converted on this thread (`YCbCrToRGB`) straight into its
 /// place in one RGB (or RGBA) libvips memory image cut to the grid's size (8-bit, or 16-bit for a
-/// picture of 10 or 12 bits, as `heifload` gives it), then turned,
-/// mirrored and cut as the file's properties say in their order, the ICC profile attached.
-/// Any failure throws: the caller decodes with libheif. The turns and mirrors after the last cut are left pending as the image's orientation: a
-/// quarter turn of a 12 MP picture costs as much as its colour conversion, and `VImage.resized`
-/// turns the reduced picture instead (`upright()` the whole one).
+/// picture of 10 or 12 bits, as `heifload` gives it), then turned, mirrored and cut as the
+/// file's properties say in their order, the ICC profile attached. Any failure throws: the
+/// caller decodes with libheif. The turns and mirrors after the last cut are left pending as the
+/// image's orientation: a quarter turn of a 12 MP picture costs as much as its colour
+/// conversion, and `VImage.resized` turns the reduced picture instead (`upright()` the whole one).
 enum HEIFPicture {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -26,14 +26,15 @@ enum HEIFPicture {
         }
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
         defer { try? file.close() }
-        let bands = coded.alpha == nil ? 3 : 4, depth: VImage.SampleDepth = coded.bitDepth > 8 ? .sixteen : .eight
+        let bands = coded.alpha == nil ? 3 : 4, depth = VImage.SampleDepth(holding: coded.bitDepth)
         let stride = coded.width * bands * depth.rawValue / 8
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands, depth: depth) { canvas in
             try decodeTiles(coded, file) { planes, left, top, width, height in
                 // The item's nclx, else the stream's own VUI, as libheif takes them; none for luma alone, which
                 // libheif makes 4:2:0 without its nclx and so leaves as it is, whatever range the file states.
                 let colour = planes.chromaShift == nil ? [2, 2, 1]
-                    : coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] } ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
+                    : coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
+                    ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
                 YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1)
                     .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), bitDepth: planes.bitDepth,
                              into: canvas, stride: stride, bands: bands, left: left, top: top, width: width, height: height)
