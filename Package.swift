@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // libheif itself, for what libvips' heifload does not give: a HEIC's auxiliary images (gain maps).
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        // Headers only (no pkgConfig, so no -lavformat): LibAVKit opens libavformat and libavfilter at run time.
+        // Headers only (no pkgConfig, so no -lavcodec): LibAVKit opens libavcodec, libavformat and libavfilter at run time.
         .systemLibrary(name: "CLibAV", providers: [.apt(["libavformat-dev", "libavfilter-dev"])]),
         // zlib for MetadataKit's compressed PNG text: the inflate libpng and exiftool use, not one of our
         // own. No pkgConfig: zlib.h and libz are on the default paths.

@@ -7,13 +7,13 @@ import Foundation
 /// threads (a HEIC's tiles are independent pictures). Errors the decoder only conceals (a
 /// damaged slice) fail the picture: the caller falls back to libheif.
 public final class HEVCDecoder {
-    private let av: LibAVDecoding
-    private var codec: LibAVDecoding.Codec?
-    private var packet: LibAVDecoding.Packet?
-    private var frame: LibAVDecoding.Frame?
+    private let av: LibAVCodec
+    private var codec: LibAVCodec.Codec?
+    private var packet: LibAVCodec.Packet?
+    private var frame: LibAVCodec.Frame?
 
     public init(configuration: [UInt8], threads: Int = 1) throws(LibAVError) {
-        av = try LibAVDecoding.shared.get()
+        av = try LibAVCodec.shared.get()
         guard let decoder = av.findDecoder(AV_CODEC_ID_HEVC) else {
             throw LibAVError(.noPicture, operation: "find a decoder", message: "this FFmpeg has no HEVC decoder")
         }
@@ -113,7 +113,7 @@ public struct YCbCrPlanes {
     public let primaries: Int
     public let fullRange: Bool
 
-    init?(_ frame: LibAVDecoding.Frame) {
+    init?(_ frame: LibAVCodec.Frame) {
         let shift: (x: Int, y: Int)?
         switch AVPixelFormat(frame.pointee.format) {
         // The J formats: FFmpeg 5.1's HEVC decoder names a full-range stream's planes so.

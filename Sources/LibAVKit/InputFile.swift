@@ -60,7 +60,7 @@ final class StreamDecoder {
         self.av = av
         let parameters = stream.pointee.codecpar
         guard let parameters, let decoder = av.findDecoder(parameters.pointee.codec_id) else {
-            let name = parameters.flatMap { av.format.codecName($0.pointee.codec_id) }.map { String(cString: $0) } ?? "unknown"
+            let name = parameters.flatMap { av.codecName($0.pointee.codec_id) }.map { String(cString: $0) } ?? "unknown"
             throw LibAVError(.noPicture, operation: "find a decoder", message: "this FFmpeg has no decoder for \(name)")
         }
         codec = av.allocContext(decoder)

@@ -78,7 +78,7 @@ struct LibAVEncoding: @unchecked Sendable {
 
     /// The choke point for encoders' and muxers' return codes: `encodeFailed`.
     func check(_ returnCode: Int32, _ operation: String) throws(LibAVError) {
-        try LibAVKit.check(returnCode, operation, decoding.format, code: .encodeFailed)
+        try decoding.format.codec.check(returnCode, operation, code: .encodeFailed)
     }
 
     /// Every entry of a libavformat dictionary, in its order.

@@ -22,11 +22,3 @@ public struct LibAVError: Error, CustomStringConvertible, Sendable {
         self.message = message
     }
 }
-
-/// The one choke point where FFmpeg's return codes become Swift errors.
-func check(_ returnCode: Int32, _ operation: String, _ library: LibAVFormat, code: LibAVError.Code = .failed) throws(LibAVError) {
-    guard returnCode < 0 else { return }
-    var buffer = [CChar](repeating: 0, count: 256)
-    _ = library.strerror(returnCode, &buffer, buffer.count)
-    throw LibAVError(code, operation: operation, message: String(cString: buffer))
-}

@@ -128,7 +128,7 @@ struct AudioPlan {
     func stream(_ source: (index: Int32, stream: UnsafeMutablePointer<AVStream>), _ av: LibAVEncoding,
                 _ muxer: MovieMuxer) throws(LibAVError) -> (stream: RenditionStream, codec: String, copied: Bool)? {
         if copies {
-            let name = av.decoding.format.codecName(source.stream.pointee.codecpar.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+            let name = av.decoding.codecName(source.stream.pointee.codecpar.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             return (try CopiedStream(source, into: muxer), name, true)
         }
         guard let encoding, let name = encoding.encoderName else { return nil }

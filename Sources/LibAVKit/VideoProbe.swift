@@ -28,13 +28,13 @@ public enum LibAV {
     public static func probe(path: String) throws -> VideoProbe {
         let library = try LibAVFormat.shared.get()
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(library.openInput(&context, path, nil, nil), "open", library)
+        try library.codec.check(library.openInput(&context, path, nil, nil), "open")
         defer { library.closeInput(&context) }
         guard let context else { throw LibAVError(.failed, operation: "open", message: "no context") }
         // Finding stream info decodes frames: 28% of a dry run's time over Live Photo movies.
         // MOV and MP4 headers state every stream's codec, size, rate and the duration already.
         if !headerDescribesEveryStream(context) {
-            try check(library.findStreamInfo(context, nil), "find stream info", library)
+            try library.codec.check(library.findStreamInfo(context, nil), "find stream info")
         }
 
         var streams: [VideoProbe.Stream] = []
@@ -45,7 +45,7 @@ public enum LibAV {
         for index in 0..<Int(context.pointee.nb_streams) {
             guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar?.pointee else { continue }
             let kind = library.mediaTypeName(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
-            let codec = library.codecName(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
+            let codec = library.codec.codecName(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
             streams.append(.init(kind: kind, codec: codec))
             if parameters.codec_type == AVMEDIA_TYPE_VIDEO, width == nil {
                 let crop = cropping(of: stream, library)
