@@ -1,13 +1,55 @@
+/* dladdr (mb_vips_module_folder) */
+#define _GNU_SOURCE
 #include "mediabatch_shim.h"
 
+#include <dlfcn.h>
+#include <gmodule.h>
 #include <malloc.h>
+#include <stdlib.h>
 
 static void mb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
 
-int mb_vips_startup(const char *argv0) {
-    if (VIPS_INIT(argv0) != 0)
+/* The folder libvips looks for its modules in: beside the libvips library this process runs
+ * (libvips' own guess is its configure-time libdir, the same folder for a packaged libvips). */
+static gchar *mb_vips_module_folder(void) {
+    Dl_info library;
+    if (!dladdr((void *) vips_init, &library) || !library.dli_fname)
+        return NULL;
+    gchar *folder = g_path_get_dirname(library.dli_fname);
+    gchar *modules = g_strdup_printf("%s/vips-modules-%d.%d", folder, vips_version(0), vips_version(1));
+    g_free(folder);
+    return modules;
+}
+
+/* libvips scans $VIPSHOME's libdir when VIPSHOME is set: a prefix with no modules stops the scan.
+ * The caller's value (or its absence) is put back after. */
+static int mb_vips_init_without_modules(const char *argv0) {
+    gchar *previous = g_strdup(g_getenv("VIPSHOME"));
+    g_setenv("VIPSHOME", "/nonexistent", TRUE);
+    int result = VIPS_INIT(argv0);
+    if (previous)
+        g_setenv("VIPSHOME", previous, TRUE);
+    else
+        g_unsetenv("VIPSHOME");
+    g_free(previous);
+    return result;
+}
+
+int mb_vips_startup(const char *argv0, const char *const *modules, int count) {
+    if (mb_vips_init_without_modules(argv0) != 0)
         return -1;
+    gchar *folder = mb_vips_module_folder();
+    for (int i = 0; folder && i < count; i++) {
+        gchar *path = g_strdup_printf("%s/vips-%s.so", folder, modules[i]);
+        /* As libvips loads them: lazily bound, never unloaded (they register types). A module
+         * this build lacks, or has built in, is simply not there. */
+        GModule *module = g_file_test(path, G_FILE_TEST_EXISTS) ? g_module_open(path, G_MODULE_BIND_LAZY) : NULL;
+        if (module)
+            g_module_make_resident(module);
+        g_free(path);
+    }
+    g_free(folder);
     vips_concurrency_set(1);
     vips_cache_set_max(0);
     vips_block_untrusted_set(TRUE);

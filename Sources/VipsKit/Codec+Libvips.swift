@@ -36,6 +36,17 @@ extension Codec {
         }
     }
 
+    /// The libvips module that holds its loader and saver where a build makes them modules
+    /// (Debian's does): `Vips.start()` loads these and no other.
+    var libvipsModule: String? {
+        switch self {
+        case .heifHEVC, .heifAV1: return "heif"
+        case .jxl: return "jxl"
+        case .magick: return "magick"
+        case .jpeg, .png, .gif, .webp, .tiff: return nil
+        }
+    }
+
     /// Whether this libvips has its loader (ImageMagick's is a module a build may leave out).
     /// After `Vips.start()`, which loads the modules.
     public var hasLoader: Bool {

@@ -7,12 +7,20 @@ import MediaFormats
 public enum Vips {
     private static let startup: Result<Void, VipsError> = {
         do {
-            try check(mb_vips_startup(CommandLine.arguments.first ?? "mediabatch"), "vips_init")
+            try withModuleNames { try check(mb_vips_startup(CommandLine.arguments.first ?? "mediabatch", $0, Int32($1)), "vips_init") }
             return .success(())
         } catch {
             return .failure(error as! VipsError)
         }
     }()
+
+    /// The modules of every codec's loader and saver, as C strings for `mb_vips_startup`.
+    private static func withModuleNames<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) rethrows -> T {
+        let names = Set(Codec.allCases.compactMap(\.libvipsModule)).sorted().map { strdup($0) }
+        defer { names.forEach { free($0) } }
+        let pointers = names.map { UnsafePointer($0) }
+        return try pointers.withUnsafeBufferPointer { try body($0.baseAddress!, $0.count) }
+    }
 
     /// Starts libvips once per process, set up for batch work (see `mb_vips_startup`).
     public static func start() throws {

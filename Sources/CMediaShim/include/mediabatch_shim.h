@@ -18,8 +18,11 @@
 /* VIPS_INIT is a macro. Also sets libvips up for item-level parallelism: one libvips worker
  * thread per pipeline, operation cache off (every file is seen once), untrusted loaders
  * (ImageMagick, PDF, SVG, ...) blocked, and glibc malloc tuned against the RSS growth that
- * arena fragmentation causes in long libvips batches. */
-int mb_vips_startup(const char *argv0);
+ * arena fragmentation causes in long libvips batches. Of libvips' modules (a build's optional
+ * loaders, each a shared library beside libvips') it loads only the `count` named in `modules`
+ * ("heif" for vips-heif.so): libvips loads every one it finds, and Debian's PDF and OpenSlide
+ * modules cost 12 ms of dynamic linking in every process for formats mediabatch never reads. */
+int mb_vips_startup(const char *argv0, const char *const *modules, int count);
 
 /* vips_thumbnail(size=down, fail_on=error), with its Lanczos-3 passes computed by mb_resize where
  * it only decodes, reduces and rotates (resize.c). Shrinks on load to fit width x height (one
