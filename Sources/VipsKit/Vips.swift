@@ -7,7 +7,9 @@ import MediaFormats
 public enum Vips {
     private static let startup: Result<Void, VipsError> = {
         do {
-            try withModuleNames { try check(mb_vips_startup(CommandLine.arguments.first ?? "mediabatch", $0, Int32($1)), "vips_init") }
+            try withModuleNames { names, count in
+                try check(mb_vips_startup(CommandLine.arguments.first ?? "mediabatch", names, Int32(count)), "vips_init")
+            }
             return .success(())
         } catch {
             return .failure(error as! VipsError)
@@ -15,7 +17,7 @@ public enum Vips {
     }()
 
     /// The modules of every codec's loader and saver, as C strings for `mb_vips_startup`.
-    private static func withModuleNames<T>(_ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> T) rethrows -> T {
+    private static func withModuleNames(_ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) throws -> Void) rethrows {
         let names = Set(Codec.allCases.compactMap(\.libvipsModule)).sorted().map { strdup($0) }
         defer { names.forEach { free($0) } }
         let pointers = names.map { UnsafePointer($0) }
