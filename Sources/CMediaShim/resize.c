@@ -241,9 +241,14 @@ int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out) 
     const Target t = {width, height, VIPS_SIZE_FORCE};
     if (!only_reduced(in))
         return mb_libvips_thumbnail_image(in, width, height, VIPS_SIZE_FORCE, out);
-    /* vips_thumbnail_image reads through a line cache, so that a lazy source is read in order. */
+    /* vips_thumbnail_image reads through a line cache, so that a source opened sequentially is read
+     * in order. Any other (a picture decoded into memory, and what is cut or turned from it) is read
+     * in any order: a cache would only copy it (36 MB for a 12 MP HEIC), and bring a second one
+     * after the vertical pass (mb_reducev, as vips_reducev, adds one after a sequential source). */
     VipsImage *sequential;
-    if (vips_sequential(in, &sequential, "tile_height", 16, NULL))
+    if (!vips_image_is_sequential(in))
+        sequential = g_object_ref(in);
+    else if (vips_sequential(in, &sequential, "tile_height", 16, NULL))
         return -1;
     const int result = shrink_and_rotate(sequential, &t, vips_image_get_orientation(in),
                                          vips_image_get_orientation_swap(in), out);
