@@ -185,19 +185,28 @@ typedef struct {
     MbHMasks masks;
     int level;
     double shrink, offset;
+    /* Input columns left of the first tap of libvips' embedded image (vips_reduceh pads the input
+     * with n columns of edge pixels, this many on the left), and the input's width. */
+    int pad, width;
 } HReduce;
 
 /* A region's plan: where each output pixel's taps start and which mask it takes, shared by every
- * row of the region. */
+ * row of the region. Columns [inner, inner_end) read only input the region holds; the few at
+ * the image's edges read edge pixels repeated outwards (offsets[x]: their first input column). */
 typedef struct {
     VipsRegion *ir;
     int *offsets, *positions;
     int capacity;
+    int inner, inner_end, vector_end;
+    uint8_t *taps;
 } HSequence;
 
 static void *hreduce_start(VipsImage *out, void *a, void *b) {
+    const HReduce *h = b;
     HSequence *seq = g_new0(HSequence, 1);
+    seq->taps = g_malloc(h->masks.n_point * h->masks.bands);
     if (!(seq->ir = vips_region_new((VipsImage *) a))) {
+        g_free(seq->taps);
         g_free(seq);
         return NULL;
     }
@@ -209,80 +218,114 @@ static int hreduce_stop(void *vseq, void *a, void *b) {
     VIPS_UNREF(seq->ir);
     g_free(seq->offsets);
     g_free(seq->positions);
+    g_free(seq->taps);
     g_free(seq);
     return 0;
 }
 
 /* Fills the plan for output columns r->left.. as vips_reduceh_gen walks them (X accumulated from
- * the region's left, as there), and returns how many of them, from the left, the vector loop can
- * take without reading past the input row; -1 if a tap would fall outside the input region. */
-static int plan_columns(HSequence *seq, const HReduce *h, const VipsRect *r, const VipsRect *valid) {
+ * the region's left, as there, in the embedded image's columns `s` covers), and the ranges the
+ * loops take; -1 if a tap would fall outside what libvips' embedded region would hold. */
+static int plan_columns(HSequence *seq, const HReduce *h, const VipsRect *r, const VipsRect *s) {
     if (r->width > seq->capacity) {
         seq->offsets = g_renew(int, seq->offsets, r->width);
         seq->positions = g_renew(int, seq->positions, r->width);
         seq->capacity = r->width;
     }
+    const VipsRect *valid = &seq->ir->valid;
     const int bands = h->masks.bands, n = h->masks.n_point;
+    const int embedded_left = VIPS_MAX(s->left, 0), embedded_right = VIPS_MIN(s->left + s->width, h->width + n);
     const int row_bytes = valid->width * bands, span = mb_vector_span(&h->masks);
-    int vector_count = 0;
+    seq->inner = r->width;
+    seq->inner_end = seq->vector_end = 0;
     double X = (r->left + 0.5) * h->shrink - 0.5 - h->offset;
     for (int x = 0; x < r->width; x++, X += h->shrink) {
-        const int ix = X, sx = X * VIPS_TRANSFORM_SCALE * 2;
-        if (ix < valid->left || ix + n > valid->left + valid->width) {
+        const int ix = X, sx = X * VIPS_TRANSFORM_SCALE * 2, first = ix - h->pad;
+        if (ix < embedded_left || ix + n > embedded_right) {
             vips_error("mb_reduceh", "taps of column %d outside the input region", r->left + x);
             return -1;
         }
-        seq->offsets[x] = (ix - valid->left) * bands;
         seq->positions[x] = ((sx & (VIPS_TRANSFORM_SCALE * 2 - 1)) + 1) >> 1;
+        if (first < valid->left || first + n > valid->left + valid->width) {
+            seq->offsets[x] = first;
+            continue;
+        }
+        seq->offsets[x] = (first - valid->left) * bands;
+        seq->inner = VIPS_MIN(seq->inner, x);
+        seq->inner_end = x + 1;
         if (seq->offsets[x] + span <= row_bytes)
-            vector_count = x + 1;
+            seq->vector_end = x + 1;
     }
-    return vector_count;
+    seq->inner_end = VIPS_MAX(seq->inner_end, seq->inner);
+    seq->vector_end = VIPS_MAX(seq->vector_end, seq->inner);
+    return 0;
+}
+
+/* Output column x of a row whose taps pass the image's edge: its taps gathered with the edge
+ * pixels repeated, as libvips' embed (extend copy) would have them. */
+static void hreduce_edge(const HReduce *h, const HSequence *seq, const VipsPel *in, VipsPel *out, int x) {
+    const int bands = h->masks.bands, left = seq->ir->valid.left;
+    for (int t = 0; t < h->masks.n_point; t++) {
+        const int column = VIPS_CLIP(0, seq->offsets[x] + t, h->width - 1);
+        memcpy(seq->taps + t * bands, in + (column - left) * bands, bands);
+    }
+    const int start = 0;
+    mb_reduceh_row_scalar(&h->masks, seq->taps, out + x * bands, &start, &seq->positions[x], 0, 1);
+}
+
+/* One row's columns: the inner ones from `vector_from` on (those before it already done) with the
+ * scalar loop, and the edge ones. */
+static void hreduce_row_rest(const HReduce *h, const HSequence *seq, const VipsPel *in, VipsPel *out, int width, int vector_from) {
+    mb_reduceh_row_scalar(&h->masks, in, out, seq->offsets, seq->positions, vector_from, seq->inner_end);
+    for (int x = 0; x < seq->inner; x++)
+        hreduce_edge(h, seq, in, out, x);
+    for (int x = seq->inner_end; x < width; x++)
+        hreduce_edge(h, seq, in, out, x);
 }
 
 /* Rows y and y + 1 of the region (or y alone when `pair` is false) with the loops of h's level. */
-static void hreduce_rows(const HReduce *h, const HSequence *seq, VipsRegion *out_region, int y, gboolean pair,
-                         int vector_count) {
+static void hreduce_rows(const HReduce *h, const HSequence *seq, VipsRegion *out_region, int y, gboolean pair) {
     const VipsRect *r = &out_region->valid, *valid = &seq->ir->valid;
-    const int width = r->width;
+    const int width = r->width, skip = seq->inner * h->masks.bands, count = seq->vector_end - seq->inner;
     const VipsPel *in0 = VIPS_REGION_ADDR(seq->ir, valid->left, y);
     VipsPel *out0 = VIPS_REGION_ADDR(out_region, r->left, y);
     const VipsPel *in1 = pair ? VIPS_REGION_ADDR(seq->ir, valid->left, y + 1) : NULL;
     VipsPel *out1 = pair ? VIPS_REGION_ADDR(out_region, r->left, y + 1) : NULL;
-    int scalar_from = 0;
+    const int *offsets = seq->offsets + seq->inner, *positions = seq->positions + seq->inner;
+    int scalar_from = seq->inner;
 #if defined(__x86_64__)
     if (h->level >= MB_REDUCE_AVX2 && pair) {
-        mb_reduceh_rows_avx2(&h->masks, in0, in1, out0, out1, seq->offsets, seq->positions, vector_count);
-        scalar_from = vector_count;
+        mb_reduceh_rows_avx2(&h->masks, in0, in1, out0 + skip, out1 + skip, offsets, positions, count);
+        scalar_from = seq->vector_end;
     } else if (h->level >= MB_REDUCE_SSE41) {
-        mb_reduceh_row_sse41(&h->masks, in0, out0, seq->offsets, seq->positions, vector_count);
+        mb_reduceh_row_sse41(&h->masks, in0, out0 + skip, offsets, positions, count);
         if (pair)
-            mb_reduceh_row_sse41(&h->masks, in1, out1, seq->offsets, seq->positions, vector_count);
-        scalar_from = vector_count;
+            mb_reduceh_row_sse41(&h->masks, in1, out1 + skip, offsets, positions, count);
+        scalar_from = seq->vector_end;
     }
 #endif
-    mb_reduceh_row_scalar(&h->masks, in0, out0, seq->offsets, seq->positions, scalar_from, width);
+    hreduce_row_rest(h, seq, in0, out0, width, scalar_from);
     if (pair)
-        mb_reduceh_row_scalar(&h->masks, in1, out1, seq->offsets, seq->positions, scalar_from, width);
+        hreduce_row_rest(h, seq, in1, out1, width, scalar_from);
 }
 
 static int hreduce_gen(VipsRegion *out_region, void *vseq, void *a, void *b, gboolean *stop) {
     HSequence *seq = vseq;
     const HReduce *h = b;
     const VipsRect *r = &out_region->valid;
-    VipsRect s;
-    /* The input columns vips_reduceh_gen asks for (truncated as there). */
+    VipsRect s, need;
+    /* The embedded image's columns vips_reduceh_gen asks for (truncated as there), and the input's
+     * under them (prepare clips them to the image). */
     s.left = r->left * h->shrink - h->offset;
     s.top = r->top;
     s.width = r->width * h->shrink + h->masks.n_point;
     s.height = r->height;
-    if (vips_region_prepare(seq->ir, &s))
-        return -1;
-    const int vector_count = plan_columns(seq, h, r, &seq->ir->valid);
-    if (vector_count < 0)
+    need = s;
+    need.left -= h->pad;
+    if (vips_region_prepare(seq->ir, &need) || plan_columns(seq, h, r, &s))
         return -1;
     for (int y = 0; y < r->height; y += 2)
-        hreduce_rows(h, seq, out_region, r->top + y, y + 1 < r->height, vector_count);
+        hreduce_rows(h, seq, out_region, r->top + y, y + 1 < r->height);
     return 0;
 }
 
@@ -306,14 +349,12 @@ static int hreduce_masks(HReduce *h, VipsImage *owner, int bands, int n) {
     return 0;
 }
 
-/* `in` (box-shrunk), reduced as `plan` says. */
+/* `in` (box-shrunk), reduced as `plan` says. vips_reduceh reads an embedded copy of its input,
+ * edge pixels repeated outwards so that every tap reads a pixel: this reads the input itself
+ * (a 12 MP picture's every row copied less) and repeats the edge pixels where a tap needs them. */
 static int hreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
     const int n = plan->n_point;
-    /* Edge pixels copied outwards so that every tap reads a pixel, as vips_reduceh does. */
-    VipsImage *embedded;
-    if (vips_embed(in, &embedded, VIPS_CEIL(n / 2.0) - 1, 0, in->Xsize + n, in->Ysize, "extend", VIPS_EXTEND_COPY, NULL))
-        return -1;
-    VipsImage *node = new_node(embedded);
+    VipsImage *node = new_node(g_object_ref(in));
     HReduce *h = VIPS_NEW(node, HReduce);
     if (!h) {
         g_object_unref(node);
@@ -322,8 +363,10 @@ static int hreduce_build(VipsImage *in, VipsImage **out, const AxisPlan *plan) {
     h->shrink = plan->shrink;
     h->offset = plan->offset;
     h->level = mb_reduce_level();
+    h->pad = VIPS_CEIL(n / 2.0) - 1;
+    h->width = in->Xsize;
     if (hreduce_masks(h, node, in->Bands, n)
-        || generate_node(node, embedded, plan->out_size, in->Ysize, n, hreduce_start, hreduce_gen, hreduce_stop, h)) {
+        || generate_node(node, in, plan->out_size, in->Ysize, n, hreduce_start, hreduce_gen, hreduce_stop, h)) {
         g_object_unref(node);
         return -1;
     }

@@ -79,6 +79,24 @@ final class ReduceTests: XCTestCase {
         }
     }
 
+    /// Columns asked for away from the image's edges (a crop after the reduce): the horizontal pass
+    /// reads its input itself, repeating edge pixels only where a tap passes an edge.
+    func testAWindowOfTheReduceIsThatWindowOfLibvips() throws {
+        var rng = SplitMix(seed: 11)
+        for level in Self.levels {
+            VImage.forceReduceLevel(level)
+            for bands in [1, 3, 4] {
+                let image = try Self.randomImage(width: 701, height: 4, bands: bands, using: &rng)
+                let ours = try image.reducedHorizontally(by: 1.97), theirs = try image.reducedHorizontally(by: 1.97, libvips: true)
+                for (left, width) in [(0, 1), (0, 40), (1, 3), (100, 57), (170, 100), (ours.width - 40, 40), (ours.width - 1, 1)] {
+                    let context = "\(level) \(bands) bands, columns \(left)..<\(left + width) of \(ours.width)"
+                    XCTAssertEqual(try Self.largestDifference(try ours.cropped(left: left, top: 0, width: width, height: 4),
+                                                              try theirs.cropped(left: left, top: 0, width: width, height: 4)), 0, context)
+                }
+            }
+        }
+    }
+
     func testRealPhotosReduceAsLibvipsDoes() throws {
         // A 12 MP iPhone photo at half size (libjpeg's shrink on load) and a 1800 × 1200 one.
         let photos = [try Self.decoded(Fixtures.sample("livephoto/train.jpg"), options: "[shrink=2]"),
