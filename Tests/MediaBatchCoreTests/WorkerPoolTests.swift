@@ -14,12 +14,12 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
     }
 
     static func pool(output: URL, timeoutSeconds: Int = 120, stages: String = InProcessExecutorTests.webPipeline,
-                     pixelWorkersAhead: Int = 0) -> WorkerPool {
+                     workers: Int = 2) -> WorkerPool {
         let document = #"{"version": 1, "stages": [\#(stages)]}"#
         return WorkerPool(executable: Fixtures.executable, setup: WorkerMessage.Setup(
             pipelineDocument: Data(document.utf8), pipelineFolder: Fixtures.repositoryRoot.path, outputRoot: output.path,
             temporaryFolder: output.appendingPathComponent(".mediabatch/tmp/all").path), timeoutSeconds: timeoutSeconds,
-            pixelWorkersAhead: pixelWorkersAhead)
+            workers: workers)
     }
 
     /// `mediabatch worker` children of this process.
@@ -52,23 +52,33 @@ final class WorkerPoolTests: XCTestCase, RunsPipelines {
                        "E905E6C6-C747-4805-942F-9904A0281F02")
     }
 
-    /// A movie's rendition in a worker: its progress reaches this process while it encodes (frames
-    /// done of the 120 expected, by codec), and is gone once the item is.
-    /// Pixel workers asked for ahead start with the first header read, and an item's pixels go to one of them.
-    func testPixelWorkersStartAheadWithTheFirstHeaderRead() throws {
+    /// Headers and pixels go to the same workers, never more than the pool was given: a request
+    /// waits for one rather than start another process.
+    func testHeadersAndPixelsShareAtMostTheWorkersGiven() throws {
         let output = Fixtures.temporaryFolder()
-        let pool = Self.pool(output: output, pixelWorkersAhead: 2)
+        let pool = Self.pool(output: output, workers: 2)
         defer { pool.shutdown() }
-        XCTAssertEqual(try Self.workerChildren(), [], "none before the first header read")
+        XCTAssertEqual(try Self.workerChildren(), [], "none before the first request")
         var job = try InProcessExecutorTests.job("jpeg/apple_iphone_4.jpg")
         job.plan = try XCTUnwrap(pool.header(job).plan)
-        XCTAssertEqual(try Self.workerChildren().count, 3, "the header worker and two pixel workers")
+        XCTAssertEqual(try Self.workerChildren().count, 1)
         XCTAssertEqual(try Self.published(pool.pixels(job), under: output).outputs.map(\.path), ["web/apple_iphone_4.jpg"])
-        XCTAssertEqual(try Self.workerChildren().count, 3, "no worker started for the pixels")
+        XCTAssertEqual(try Self.workerChildren().count, 1, "the header's worker took the pixels")
+        let samples = ["heic/IMG_1034.heic", "jpeg/samsung_gt-i9000_gps00_rot90.jpg", "png/macos_screenshot_exif.png",
+                       "livephoto/train.jpg", "webp/iphone_x_exif_gps.webp", "heic/pug.heic", "jpeg/apple_iphone_4.jpg", "jpeg/orientation/Landscape_1.jpg"]
+        let jobs = try samples.map { try InProcessExecutorTests.job($0) }
+        let planned = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            if pool.header(jobs[index]).plan != nil { planned.mutate { $0 += 1 } }
+        }
+        XCTAssertEqual(planned.value, samples.count)
+        XCTAssertEqual(try Self.workerChildren().count, 2, "eight header reads at once, two workers")
         pool.shutdown()
         XCTAssertEqual(try Self.workerChildren(), [])
     }
 
+    /// A movie's rendition in a worker: its progress reaches this process while it encodes (frames
+    /// done of the 120 expected, by codec), and is gone once the item is.
     func testARenditionsProgressComesFromItsWorker() throws {
         let output = Fixtures.temporaryFolder()
         let stages = #"{"stage": "decode"}, {"stage": "video", "reencode": "always"}, {"stage": "write"}"#

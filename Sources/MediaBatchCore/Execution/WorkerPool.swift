@@ -2,10 +2,12 @@ import Foundation
 import MediaFormats
 import PipelineModel
 
-/// Runs items' decoding work in `mediabatch worker` processes: header workers (as many as header
-/// reads run at once) and pixel workers (as many as items run at once), each kind kept idle
-/// between requests. A worker that dies (a decoder crashed) or overruns the timeout (it is
-/// killed) fails only its item; the next request starts a fresh worker.
+/// Runs items' decoding work in `mediabatch worker` processes, at most `workers` at once (the
+/// run's `--jobs`), each kept idle between requests and taking headers and pixels alike: a
+/// request waits for a worker rather than start more processes than items run at once (each
+/// process's start-up, the dynamic linker binding libvips' and FFmpeg's libraries, costs 50–90 ms
+/// of CPU). A worker that dies (a decoder crashed) or overruns the timeout (it is killed) fails
+/// only its item; the next request starts a fresh worker.
 final class WorkerPool: ItemExecutor, @unchecked Sendable {
     private let executable: URL
     private let setup: Data
@@ -13,26 +15,20 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     private let temporaryFolder: URL
     private let lock = NSLock()
     private var idle: [WorkerProcess] = []
-    private var idleHeaderWorkers: [WorkerProcess] = []
-    /// Pixel workers still to start with the first header read (see `init`).
-    private var pixelWorkersAhead: Int
+    /// One per worker that may run: a request holds one from before it takes a worker until it has put it back.
+    private let slots: DispatchSemaphore
 
-    /// `pixelWorkersAhead` pixel workers start with the first header read, not with the first
-    /// item's pixel request: their start-up (the dynamic linker binding libvips' libraries,
-    /// 50–70 ms each) then overlaps the header phase instead of delaying the first items. A run
-    /// that decides every item from its state database starts none.
-    init(executable: URL, setup: WorkerMessage.Setup, timeoutSeconds: Int, pixelWorkersAhead: Int) {
+    init(executable: URL, setup: WorkerMessage.Setup, timeoutSeconds: Int, workers: Int) {
         self.executable = executable
         self.setup = (try? JSONEncoder().encode(setup)) ?? Data()
         self.timeoutSeconds = timeoutSeconds
-        self.pixelWorkersAhead = pixelWorkersAhead
+        slots = DispatchSemaphore(value: max(1, workers))
         temporaryFolder = URL(fileURLWithPath: setup.temporaryFolder)
         signal(SIGPIPE, SIG_IGN) // a dead worker's pipe reports EPIPE instead of killing the run
     }
 
     func header(_ job: ItemJob) -> HeaderVerdict {
-        startPixelWorkersAhead()
-        switch exchange(.header(job), among: \.idleHeaderWorkers) {
+        switch exchange(.header(job)) {
         case .success(let reply): return reply.verdict ?? HeaderVerdict(error: protocolError(job))
         case .failure(let fault): return HeaderVerdict(error: fault.itemError(job, stage: .decode, timeout: timeoutSeconds))
         }
@@ -42,7 +38,7 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     func pixels(_ job: ItemJob) -> PixelOutcome {
         let timeout = timeoutSeconds + (job.plan?.encodingSeconds ?? 0)
         defer { ItemProgress.shared.finish(job.input.relativePath) }
-        switch exchange(.pixels(job), among: \.idle, timeout: timeout) {
+        switch exchange(.pixels(job), timeout: timeout) {
         case .success(let reply):
             guard let outcome = reply.outcome else { return PixelOutcome(error: protocolError(job)) }
             // The run's to publish or remove from now on, even once the worker that wrote them is gone.
@@ -53,7 +49,7 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     }
 
     func contentIdentifier(path: String, format: MediaFormat) -> String? {
-        try? exchange(.contentIdentifier(path: path, format: format), among: \.idleHeaderWorkers).get().identifier
+        try? exchange(.contentIdentifier(path: path, format: format)).get().identifier
     }
 
     /// Workers keep nothing between an item's header and pixel requests.
@@ -62,38 +58,20 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
     /// Closes every worker's input (they exit) and waits for them.
     func shutdown() {
         lock.lock()
-        let workers = idle + idleHeaderWorkers
+        let workers = idle
         idle = []
-        idleHeaderWorkers = []
         lock.unlock()
         for worker in workers { worker.finish() }
     }
 
-    /// The pixel workers `init` was asked to start ahead, once; one that cannot start is left to
-    /// the first pixel request, which reports why.
-    private func startPixelWorkersAhead() {
-        let count = lock.withLock {
-            defer { pixelWorkersAhead = 0 }
-            return pixelWorkersAhead
-        }
-        guard count > 0 else { return }
-        let started = (0..<count).compactMap { _ in try? WorkerProcess(executable: executable, setup: setup, temporaryFolder: temporaryFolder) }
-        lock.withLock { idle += started }
-    }
-
-    /// Sends one request to an idle worker of a kind, or a new one, which is idle again after;
-    /// a worker that failed is gone.
-    private func exchange(_ request: WorkerMessage.Request, among kind: ReferenceWritableKeyPath<WorkerPool, [WorkerProcess]>,
-                          timeout: Int? = nil) -> Result<WorkerMessage.Reply, WorkerFault> {
-        lock.lock()
-        var worker = self[keyPath: kind].popLast()
-        lock.unlock()
+    /// Sends one request to an idle worker, or a new one, once fewer than `workers` are busy; the
+    /// worker is idle again after, unless it failed.
+    private func exchange(_ request: WorkerMessage.Request, timeout: Int? = nil) -> Result<WorkerMessage.Reply, WorkerFault> {
+        slots.wait()
+        defer { slots.signal() }
+        var worker = lock.withLock { idle.popLast() }
         let result = exchange(request, on: &worker, timeout: timeout ?? timeoutSeconds)
-        if let worker {
-            lock.lock()
-            self[keyPath: kind].append(worker)
-            lock.unlock()
-        }
+        if let worker { lock.withLock { idle.append(worker) } }
         return result
     }
 

@@ -27,7 +27,7 @@ public final class PipelineRunner: @unchecked Sendable {
             WorkerPool(executable: isolation.executable, setup: WorkerMessage.Setup(
                 pipelineDocument: isolation.pipelineDocument, pipelineFolder: isolation.pipelineFolder.path,
                 outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path),
-                timeoutSeconds: pipeline.limits.timeoutSeconds, pixelWorkersAhead: options.dryRun ? 0 : options.concurrency)
+                timeoutSeconds: pipeline.limits.timeoutSeconds, workers: Self.headerReads(options))
         } ?? InProcessExecutor(stages: stages, keepsContexts: true)
         self.scheduler = Scheduler(concurrency: options.concurrency, memoryBudget: options.memoryBudget.bytes)
         self.onItemFinished = onItemFinished
@@ -105,7 +105,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let items = FolderPairing(walker, input: pipeline.input, known: ledger.knownHalf, identifier: executor.contentIdentifier).lazy.filter {
             [options] item in options.shard?.contains(item) ?? true
         }
-        scheduler.run(items.lookahead(headerReads, header.read).lazy.map(header.settle)) { [self] prepared in
+        scheduler.run(items.lookahead(Self.headerReads(options), header.read).lazy.map(header.settle)) { [self] prepared in
             switch prepared.decision {
             case .decided(let result): recorder.finish(result, prepared.findings.entry, outputs: [])
             case .standing(let result, let outputs, let milliseconds):
@@ -121,7 +121,8 @@ public final class PipelineRunner: @unchecked Sendable {
     /// processes, as many as items run, at least 2. Trusted input reads them on the listing thread,
     /// one at a time: the context a header read builds is kept for the item's pixel phase, and
     /// libvips' per-thread buffers must outlive it, which a Dispatch thread's end would not let them.
-    private var headerReads: Int {
+    /// The worker processes are as many: they read headers and run items alike.
+    private static func headerReads(_ options: RunOptions) -> Int {
         options.isolation == nil ? 1 : max(2, options.concurrency)
     }
 
