@@ -205,28 +205,25 @@ int mb_vips_srgb_profile(VipsBlob **out) {
 }
 
 int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
-                          const void *profile, size_t profile_length, VipsImage **out) {
-    VipsImage *whole = vips_image_copy_memory(in);
-    if (!whole)
+                          const void *profile, size_t profile_length, VipsImage *out, uint8_t *pixels) {
+    enum { STRIP = 16 };
+    if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_ANY, in, NULL))
         return -1;
-    /* A lazy image was just computed into a buffer of its own, converted where it is; one already in memory may
-     * be shared, so it goes to a new one. */
-    VipsImage *converted = whole;
-    if (whole == in) {
-        converted = vips_image_new_memory();
-        if (vips_image_pipelinev(converted, VIPS_DEMAND_STYLE_ANY, whole, NULL) || vips_image_write_prepare(converted)) {
-            g_object_unref(converted);
-            g_object_unref(whole);
-            return -1;
-        }
+    VipsRegion *region = vips_region_new(in);
+    if (!region)
+        return -1;
+    const size_t row_bytes = (size_t) in->Xsize * in->Bands;
+    int failed = 0;
+    for (int top = 0; top < in->Ysize && !failed; top += STRIP) {
+        const VipsRect strip = {0, top, in->Xsize, VIPS_MIN(STRIP, in->Ysize - top)};
+        failed = vips_region_prepare(region, &strip);
+        for (int y = top; !failed && y < top + strip.height; y++)
+            mb_matrix_shaper_8(input, matrix, output, VIPS_REGION_ADDR(region, 0, y), pixels + y * row_bytes, in->Xsize, in->Bands);
     }
-    mb_matrix_shaper_8(input, matrix, output, (const uint8_t *) whole->data, (uint8_t *) converted->data,
-                       (size_t) whole->Xsize * whole->Ysize, whole->Bands);
-    if (converted != whole)
-        g_object_unref(whole);
-    vips_image_set_blob_copy(converted, VIPS_META_ICC_NAME, profile, profile_length);
-    *out = converted;
-    return 0;
+    g_object_unref(region);
+    if (!failed)
+        vips_image_set_blob_copy(out, VIPS_META_ICC_NAME, profile, profile_length);
+    return failed ? -1 : 0;
 }
 
 int mb_release_free_memory(size_t keep_bytes) {

@@ -37,6 +37,28 @@ final class CanvasPoolTests: XCTestCase {
         XCTAssertTrue(third == first || third == second)
     }
 
+    /// A picture converted to sRGB is written into a pooled buffer too, and the buffer comes back
+    /// once the picture is gone: the next picture of its size gets it, the converted pixels still in it.
+    func testAConvertedPictureComesBackToThePool() throws {
+        let (width, height) = (300, 200)
+        // Identity tables (1.14 fixed point): a sample converts to itself.
+        let tables = MatrixShaperTables(input: (0..<3).flatMap { _ in (0..<256).map { Int32($0 * 16384 / 255) } },
+                                        matrix: [16384, 0, 0, 0, 16384, 0, 0, 0, 16384],
+                                        output: (0..<3).flatMap { _ in (0...16384).map { UInt8(($0 * 255 + 8192) / 16384) } })
+        let source = try VImage.decoded(filling: width, height: height, bands: 3) { memset($0, 123, width * height * 3) }
+        // Every spare taken, so that the conversion gets a buffer of its own.
+        let holding = try (0..<CanvasPool.spares).map { _ in try VImage.decoded(filling: width, height: height, bands: 3) { _ in } }
+        XCTAssertEqual(CanvasPool.waitingCapacities.filter { $0 >= width * height * 3 }.count, 0)
+        var converted: VImage? = try source.convertedToSRGB(using: tables)
+        XCTAssertEqual(Array(try XCTUnwrap(converted).pixels().prefix(3)), [123, 123, 123])
+        XCTAssertEqual(converted?.iccProfile, VImage.sRGBProfile)
+        converted = nil
+        var found: [UInt8] = []
+        _ = try VImage.decoded(filling: width, height: height, bands: 3) { found = Array(UnsafeBufferPointer(start: $0, count: 3)) }
+        XCTAssertEqual(found, [123, 123, 123], "the converted picture's buffer, handed out again")
+        withExtendedLifetime(holding) {}
+    }
+
     /// A 16-bit picture (a 10-bit HEIC's, shifted up as heifload's): its samples as written, two bytes each, and
     /// RGB16 as heifload's, so that the JPEG saver scales it down to 8 bits (0x8000 is 128), not clips it (255).
     func testSixteenBitPicturesAreRGB16() throws {
