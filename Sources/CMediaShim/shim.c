@@ -204,23 +204,31 @@ int mb_vips_srgb_profile(VipsBlob **out) {
     return vips_profile_load("srgb", out, NULL);
 }
 
+typedef struct {
+    const int32_t *input, *matrix;
+    const uint8_t *output;
+} MbShaperTables;
+
+static int matrix_shaper_gen(VipsRegion *out_region, void *seq, void *a, void *b, gboolean *stop) {
+    VipsRegion *ir = seq;
+    const MbShaperTables *t = b;
+    const VipsRect *r = &out_region->valid;
+    if (vips_region_prepare(ir, r))
+        return -1;
+    for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++)
+        mb_matrix_shaper_8(t->input, t->matrix, t->output, VIPS_REGION_ADDR(ir, r->left, y),
+                           VIPS_REGION_ADDR(out_region, r->left, y), r->width, ir->im->Bands);
+    return 0;
+}
+
 int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
-                          const void *profile, size_t profile_length, VipsImage *out, uint8_t *pixels) {
-    enum { STRIP = 16 };
-    if (vips_image_pipelinev(out, VIPS_DEMAND_STYLE_ANY, in, NULL))
-        return -1;
-    VipsRegion *region = vips_region_new(in);
-    if (!region)
-        return -1;
-    const size_t row_bytes = (size_t) in->Xsize * in->Bands;
-    int failed = 0;
-    for (int top = 0; top < in->Ysize && !failed; top += STRIP) {
-        const VipsRect strip = {0, top, in->Xsize, VIPS_MIN(STRIP, in->Ysize - top)};
-        failed = vips_region_prepare(region, &strip);
-        for (int y = top; !failed && y < top + strip.height; y++)
-            mb_matrix_shaper_8(input, matrix, output, VIPS_REGION_ADDR(region, 0, y), pixels + y * row_bytes, in->Xsize, in->Bands);
-    }
-    g_object_unref(region);
+                          const void *profile, size_t profile_length, VipsImage *out) {
+    MbShaperTables tables = {input, matrix, output};
+    VipsImage *converted = vips_image_new();
+    const int failed = vips_image_pipelinev(converted, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)
+        || vips_image_generate(converted, vips_start_one, matrix_shaper_gen, vips_stop_one, in, &tables)
+        || vips_image_write(converted, out);
+    g_object_unref(converted);
     if (!failed)
         vips_image_set_blob_copy(out, VIPS_META_ICC_NAME, profile, profile_length);
     return failed ? -1 : 0;

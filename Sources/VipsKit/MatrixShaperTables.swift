@@ -38,10 +38,10 @@ extension VImage {
     public func convertedToSRGB(using tables: MatrixShaperTables) throws -> VImage {
         precondition(bitsPerSample == 8 && (bands == 3 || bands == 4))
         let profile = Self.sRGBProfile
-        let (converted, pixels) = try CanvasPool.image(width: width, height: height, bands: bands, depth: .eight)
+        let (converted, _) = try CanvasPool.image(width: width, height: height, bands: bands, depth: .eight)
         try Self.build {
             try check(mb_vips_matrix_shaper(pointer, tables.input, tables.matrix, tables.output, profile, profile.count,
-                                            converted.pointer, pixels), "matrix shaper")
+                                            converted.pointer), "matrix shaper")
         }
         return converted
     }

@@ -17,7 +17,7 @@ final class ICCMatrixShaperTests: XCTestCase {
             XCTAssertEqual(image.bands, bands, sample)
             let tables = try XCTUnwrap(SRGB.tables(for: image), sample)
             let theirs = try image.convertedToSRGB(), before = try image.pixels()
-            // In memory and lazy: either is read strip by strip and converted into a buffer of the pool's.
+            // In memory and lazy: either is converted region by region into a buffer of the pool's.
             for source in [image, try image.resized(width: 640, height: image.height * 640 / image.width)] {
                 let ours = try source.convertedToSRGB(using: tables)
                 XCTAssertEqual(ours.iccProfile, theirs.iccProfile, sample)

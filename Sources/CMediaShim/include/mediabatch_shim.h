@@ -101,13 +101,13 @@ int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
 /* vips_profile_load is variadic: the sRGB profile icc_transform converts to (a new reference). */
 int mb_vips_srgb_profile(VipsBlob **out);
 
-/* 8-bit RGB(A) converted by mb_matrix_shaper_8's tables into `out`, a memory image of `in`'s size over `pixels`
- * (the caller's buffer), given `in`'s fields and `profile` as its ICC profile: what mb_vips_icc_to_srgb makes of
- * a matrix-shaper profile, without lcms' generic per-pixel loop. `in` is computed strip by strip on the calling
- * thread, each strip converted as it comes: no buffer of its own (a 12 MP photo's 2048 px copy was 9.4 MB of
+/* 8-bit RGB(A) converted by mb_matrix_shaper_8's tables into `out`, a memory image of `in`'s size (the caller's
+ * buffer), given `in`'s fields and `profile` as its ICC profile: what mb_vips_icc_to_srgb makes of a
+ * matrix-shaper profile, without lcms' generic per-pixel loop. `in` is computed and converted region by region
+ * straight into `out`: no buffer of its own (a 12 MP photo's 2048 px picture was copied whole first, 9.4 MB of
  * fresh pages a photo, faulted in and zeroed). */
 int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
-                          const void *profile, size_t profile_length, VipsImage *out, uint8_t *pixels);
+                          const void *profile, size_t profile_length, VipsImage *out);
 
 /* vips_image_new_from_file is variadic. Opens lazily (only the header is read now); with
  * fail_on=error a truncated or corrupt file fails when its pixels are read. */
