@@ -1,20 +1,69 @@
 #include "mediabatch_colour.h"
 
+#include <stdatomic.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static atomic_int forced_scalar;
+
+void mb_matrix_shaper_force_scalar(int scalar) {
+    atomic_store(&forced_scalar, scalar);
+}
+
+void mb_matrix_shaper_contributions(const int32_t *input, const int32_t *matrix, int32_t *contributions) {
+    for (int channel = 0; channel < 3; channel++)
+        for (int value = 0; value < 256; value++) {
+            int32_t *lanes = contributions + (channel * 256 + value) * 4;
+            for (int row = 0; row < 3; row++)
+                lanes[row] = matrix[row * 3 + channel] * input[channel * 256 + value];
+            lanes[3] = 0;
+        }
+}
+
 static inline int32_t clamp14(int32_t v) {
     return v < 0 ? 0 : v > 16384 ? 16384 : v;
 }
 
-void mb_matrix_shaper_8(const int32_t *input, const int32_t *matrix, const uint8_t *output, const uint8_t *in,
-                        uint8_t *out, size_t pixels, int bands) {
-    const int32_t *m = matrix;
-    const uint8_t *out_r = output, *out_g = output + 16385, *out_b = output + 2 * 16385;
+/* lcms rounds each row's sum once: + 0x2000, then >> 14 (an arithmetic shift, as lcms'). */
+static void shaper_scalar(const int32_t *contributions, const uint8_t *output, const uint8_t *in, uint8_t *out,
+                          size_t pixels, int bands) {
     for (size_t i = 0; i < pixels; i++, in += bands, out += bands) {
-        const int32_t r = input[in[0]], g = input[256 + in[1]], b = input[512 + in[2]];
-        /* lcms rounds each row's sum once: + 0x2000, then >> 14 (an arithmetic shift, as lcms'). */
-        out[0] = out_r[clamp14((m[0] * r + m[1] * g + m[2] * b + 0x2000) >> 14)];
-        out[1] = out_g[clamp14((m[3] * r + m[4] * g + m[5] * b + 0x2000) >> 14)];
-        out[2] = out_b[clamp14((m[6] * r + m[7] * g + m[8] * b + 0x2000) >> 14)];
+        const int32_t *r = contributions + in[0] * 4, *g = contributions + (256 + in[1]) * 4,
+                      *b = contributions + (512 + in[2]) * 4;
+        for (int row = 0; row < 3; row++)
+            out[row] = output[row * 16385 + clamp14((r[row] + g[row] + b[row] + 0x2000) >> 14)];
         if (bands == 4)
             out[3] = in[3];
     }
+}
+
+#if defined(__x86_64__)
+/* The same sums, a pixel's three rows in one vector (three adds instead of nine multiplies). */
+static __attribute__((target("sse4.1"))) void shaper_sse41(const int32_t *contributions, const uint8_t *output,
+                                                           const uint8_t *in, uint8_t *out, size_t pixels, int bands) {
+    const __m128i round = _mm_set1_epi32(0x2000), zero = _mm_setzero_si128(), top = _mm_set1_epi32(16384);
+    for (size_t i = 0; i < pixels; i++, in += bands, out += bands) {
+        const __m128i r = _mm_loadu_si128((const __m128i *) (contributions + in[0] * 4));
+        const __m128i g = _mm_loadu_si128((const __m128i *) (contributions + (256 + in[1]) * 4));
+        const __m128i b = _mm_loadu_si128((const __m128i *) (contributions + (512 + in[2]) * 4));
+        __m128i sum = _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(_mm_add_epi32(r, g), b), round), 14);
+        sum = _mm_min_epi32(_mm_max_epi32(sum, zero), top);
+        out[0] = output[_mm_cvtsi128_si32(sum)];
+        out[1] = output[16385 + _mm_extract_epi32(sum, 1)];
+        out[2] = output[2 * 16385 + _mm_extract_epi32(sum, 2)];
+        if (bands == 4)
+            out[3] = in[3];
+    }
+}
+#endif
+
+void mb_matrix_shaper_8(const int32_t *contributions, const uint8_t *output, const uint8_t *in, uint8_t *out,
+                        size_t pixels, int bands) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse4.1") && !atomic_load(&forced_scalar))
+        return shaper_sse41(contributions, output, in, out, pixels, bands);
+#endif
+    shaper_scalar(contributions, output, in, out, pixels, bands);
 }

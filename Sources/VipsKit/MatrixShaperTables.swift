@@ -32,6 +32,12 @@ extension VImage {
         return [UInt8](UnsafeRawBufferPointer(start: bytes, count: length))
     }()
 
+    /// Makes conversions from now on take the scalar loop (or, false, the best this CPU has),
+    /// process-wide: for the tests, which compare both with Little CMS.
+    static func forceScalarColourLoop(_ scalar: Bool) {
+        mb_matrix_shaper_force_scalar(scalar ? 1 : 0)
+    }
+
     /// This image's 8-bit RGB (alpha kept) converted by `tables` into memory (a buffer kept between
     /// items, `CanvasPool`), tagged with libvips' sRGB profile: what `convertedToSRGB()` makes of a
     /// matrix-shaper profile, several times faster.

@@ -17,11 +17,16 @@ final class ICCMatrixShaperTests: XCTestCase {
             XCTAssertEqual(image.bands, bands, sample)
             let tables = try XCTUnwrap(SRGB.tables(for: image), sample)
             let theirs = try image.convertedToSRGB(), before = try image.pixels()
-            // In memory and lazy: either is converted region by region into a buffer of the pool's.
+            // In memory and lazy: either is converted region by region into a buffer of the pool's; by the
+            // vector loop and by the scalar one.
             for source in [image, try image.resized(width: 640, height: image.height * 640 / image.width)] {
-                let ours = try source.convertedToSRGB(using: tables)
-                XCTAssertEqual(ours.iccProfile, theirs.iccProfile, sample)
-                XCTAssertTrue(try ours.pixels() == theirs.pixels(), "\(sample): every sample Little CMS's")
+                for scalar in [false, true] {
+                    VImage.forceScalarColourLoop(scalar)
+                    defer { VImage.forceScalarColourLoop(false) }
+                    let ours = try source.convertedToSRGB(using: tables)
+                    XCTAssertEqual(ours.iccProfile, theirs.iccProfile, sample)
+                    XCTAssertTrue(try ours.pixels() == theirs.pixels(), "\(sample), scalar \(scalar): every sample Little CMS's")
+                }
             }
             XCTAssertTrue(try image.pixels() == before, "\(sample): the source is left as it was")
             XCTAssertGreaterThan(try image.meanAbsoluteDifference(from: theirs), 0.5, "\(sample): the conversion changes pixels")

@@ -8,10 +8,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* `pixels` pixels of `bands` bytes (3, or 4 with alpha copied as it is) from `in` to `out`. `input`: each
- * channel's curve in 1.14 fixed point for the 256 sample values (3 × 256); `matrix`: row by row, 1.14 fixed
- * point (9); `output`: each channel's 8-bit value for 0...16384 (3 × 16385). */
-void mb_matrix_shaper_8(const int32_t *input, const int32_t *matrix, const uint8_t *output, const uint8_t *in,
-                        uint8_t *out, size_t pixels, int bands);
+/* Each input channel's contribution to the three output rows, for its 256 sample values: its curve (1.14 fixed
+ * point, 3 × 256 in `input`) times the matrix's column (1.14 fixed point, row by row, 9 in `matrix`), the exact
+ * products lcms sums. `contributions`: 3 × 256 × 4 (the fourth lane 0). */
+void mb_matrix_shaper_contributions(const int32_t *input, const int32_t *matrix, int32_t *contributions);
+
+/* `pixels` pixels of `bands` bytes (3, or 4 with alpha copied as it is) from `in` to `out`: each row's sum of the
+ * three contributions, rounded, then `output`: each channel's 8-bit value for 0...16384 (3 × 16385). */
+void mb_matrix_shaper_8(const int32_t *contributions, const uint8_t *output, const uint8_t *in, uint8_t *out,
+                        size_t pixels, int bands);
+
+/* Makes mb_matrix_shaper_8 take its scalar loop (1) or the best this CPU has (0), process-wide: for the tests,
+ * which compare both with Little CMS. */
+void mb_matrix_shaper_force_scalar(int scalar);
 
 #endif
