@@ -1,8 +1,8 @@
 /* mb_reduceh and mb_reducev: libvips 8.14's vips_reduceh / vips_reducev with the Lanczos-3 kernel,
  * for 8-bit images, with SIMD inner loops (reduce_kernels.c). Each is a libvips pipeline node, as
  * libvips' own are: built the same way (output size, integer pre-shrink for a `gap`, the offset
- * that centres the samples, edge pixels copied outwards by vips_embed), computing only the
- * regions asked for. Images that are not 8-bit, a libvips whose own pass computes other samples
+ * that centres the samples, edge pixels repeated outwards: by vips_embed for the vertical pass, by
+ * the horizontal pass itself), computing only the regions asked for. Images that are not 8-bit, a libvips whose own pass computes other samples
  * (mb_reduce_is_own), masks longer than ORC takes and unoptimised builds (mb_reduce_level) go to
  * libvips itself. */
 #include "mediabatch_shim.h"
@@ -185,8 +185,8 @@ typedef struct {
     MbHMasks masks;
     int level;
     double shrink, offset;
-    /* Input columns left of the first tap of libvips' embedded image (vips_reduceh pads the input
-     * with n columns of edge pixels, this many on the left), and the input's width. */
+    /* How many of the n columns of edge pixels vips_reduceh's embed puts left of the input (the
+     * embedded image's column c is the input's c - pad), and the input's width. */
     int pad, width;
 } HReduce;
 

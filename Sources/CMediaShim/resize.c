@@ -245,13 +245,13 @@ int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out) 
      * in order. Any other (a picture decoded into memory, and what is cut or turned from it) is read
      * in any order: a cache would only copy it (36 MB for a 12 MP HEIC), and bring a second one
      * after the vertical pass (mb_reducev, as vips_reducev, adds one after a sequential source). */
-    VipsImage *sequential;
+    VipsImage *source;
     if (!vips_image_is_sequential(in))
-        sequential = g_object_ref(in);
-    else if (vips_sequential(in, &sequential, "tile_height", 16, NULL))
+        source = g_object_ref(in);
+    else if (vips_sequential(in, &source, "tile_height", 16, NULL))
         return -1;
-    const int result = shrink_and_rotate(sequential, &t, vips_image_get_orientation(in),
+    const int result = shrink_and_rotate(source, &t, vips_image_get_orientation(in),
                                          vips_image_get_orientation_swap(in), out);
-    g_object_unref(sequential);
+    g_object_unref(source);
     return result;
 }

@@ -5,7 +5,6 @@
 #include <dlfcn.h>
 #include <gmodule.h>
 #include <malloc.h>
-#include <stdlib.h>
 
 static void mb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }

@@ -18,7 +18,7 @@ struct LibAVFormat: @unchecked Sendable {
         do throws(LibAVError) { return .success(try LibAVFormat()) } catch { return .failure(error) }
     }()
 
-    /// libavformat's own handle, for its other functions (`LibAVEncoding`'s muxer).
+    /// libavformat's own handle, for the functions the demuxer and muxer look up (`LibAVDecoding`, `LibAVEncoding`).
     let library: SharedLibrary
     /// libavcodec, which libavformat needs: its errors and codec names.
     let codec: LibAVCodec

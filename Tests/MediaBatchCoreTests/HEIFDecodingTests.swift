@@ -70,6 +70,22 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         XCTAssertLessThan(try written[0].meanAbsoluteDifference(from: written[1]), 0.5)
     }
 
+    /// A run of HEICs loads libavcodec for their tiles, and neither libavformat nor libavfilter (their
+    /// dependencies cost a worker 30 ms more to link), as the dynamic linker tells of the run and its workers.
+    func testAHEICRunOpensLibavcodecAlone() throws {
+        let input = try Self.folder(of: ["heic/iphone_xr_issue263.heic"]), output = Fixtures.temporaryFolder()
+        let pipelineFile = Fixtures.temporaryFolder("heic-pipeline").appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "stages": [\#(webStages)]}"#.utf8).write(to: pipelineFile)
+        let run = try runProcess(Fixtures.executable.path, ["run", pipelineFile.path, "--input", input.path, "--output", output.path, "--quiet"],
+                                 environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(run.exitCode, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("file=libavcodec.so."), "libavcodec decoded the tiles")
+        XCTAssertFalse(run.stderr.contains("file=libavformat.so."))
+        XCTAssertFalse(run.stderr.contains("file=libavfilter.so."))
+        let written = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: output.path).first { $0.hasSuffix(".jpg") })
+        XCTAssertEqual(try VImage.decode(output.appendingPathComponent(written).path).width, 1536)
+    }
+
     /// A camera's 10-bit HIF (the corpus' `cat.hif`) to a 2048 px JPEG in worker processes, through libavcodec and
     /// with libheif forced: the same 16-bit picture either way (`HEIFPictureTests`), reduced and made 8-bit by the
     /// same libvips operations, so the same JPEG, sample for sample (on Debian 12).
