@@ -67,6 +67,26 @@ VipsImage *mb_vips_open_strict(const char *path) {
     return vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }
 
+VipsImage *mb_vips_open_strict_in_memory(const char *path) {
+    gchar *contents;
+    gsize length;
+    GError *error = NULL;
+    if (!g_file_get_contents(path, &contents, &length, &error)) {
+        vips_error("mediabatch", "%s", error->message);
+        g_error_free(error);
+        return NULL;
+    }
+    /* The source holds the blob, the loader the source: the bytes go with the last of them. */
+    VipsBlob *blob = vips_blob_new((VipsCallbackFn) g_free, contents, length);
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    if (!source)
+        return NULL;
+    VipsImage *image = vips_image_new_from_source(source, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    g_object_unref(source);
+    return image;
+}
+
 int mb_vips_copy(VipsImage *in, VipsImage **out) {
     return vips_copy(in, out, NULL);
 }

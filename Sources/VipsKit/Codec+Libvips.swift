@@ -47,6 +47,13 @@ extension Codec {
         }
     }
 
+    /// Whether its loader reads the whole file for the header, in reads of a few bytes: libheif
+    /// parses its boxes field by field from libvips' file source (a syscall each), and reads every
+    /// item's data, the tiles' too.
+    var loaderReadsWholeFile: Bool {
+        self == .heifHEVC || self == .heifAV1
+    }
+
     /// Whether this libvips has its loader (ImageMagick's is a module a build may leave out).
     /// After `Vips.start()`, which loads the modules.
     public var hasLoader: Bool {

@@ -40,6 +40,45 @@ final class VImageTests: XCTestCase {
         XCTAssertEqual(jpeg.loader, "jpegload")
     }
 
+    /// A HEIF opened for its codec is read into memory first: libheif then parses its boxes there
+    /// instead of asking the file for each field (hundreds of reads), and finds the same header,
+    /// metadata and pixels; a damaged file fails as it does from the file.
+    func testAHEIFOpenedForItsCodecIsParsedFromMemoryAlike() throws {
+        let samples = [("heic/L_exif_xmp_iptc.heic", Codec.heifHEVC), ("heic/iphone_xr_issue263.heic", .heifHEVC)].map { (Fixtures.sample($0.0), $0.1) }
+            + [(Fixtures.fixtures.appendingPathComponent("kinds/images/spatial_stereo_pair.avif").path, Codec.heifAV1)]
+        for (path, codec) in samples {
+            let (fromFile, fileReads) = try Self.counting { try VImage.open(path) }
+            let (fromMemory, memoryReads) = try Self.counting { try VImage.open(path, expecting: codec) }
+            XCTAssertEqual(fromMemory.loader, "heifload_source", path)
+            XCTAssertLessThan(memoryReads, 20, path)
+            XCTAssertGreaterThan(fileReads, 100, "\(path): read from the file a field at a time")
+            XCTAssertEqual([fromMemory.width, fromMemory.height, fromMemory.bands, fromMemory.orientation],
+                           [fromFile.width, fromFile.height, fromFile.bands, fromFile.orientation], path)
+            for field in ["exif-data", "xmp-data", "icc-profile-data"] {
+                XCTAssertEqual(fromMemory.blob(field), fromFile.blob(field), "\(path): \(field)")
+            }
+            XCTAssertEqual(fromMemory.string("heif-compression"), fromFile.string("heif-compression"), path)
+            XCTAssertEqual(try fromMemory.pixels(), try fromFile.pixels(), path)
+        }
+        XCTAssertThrowsError(try VImage.open(Fixtures.fixtures.appendingPathComponent("broken/empty.heic").path, expecting: .heifHEVC))
+        let truncated = Fixtures.fixtures.appendingPathComponent("broken/IMG_1034_truncated_60pct.heic").path
+        XCTAssertThrowsError(try VImage.open(truncated, expecting: .heifHEVC).pixels(), "tiles past the end fail the read")
+        XCTAssertThrowsError(try VImage.open("/nonexistent/photo.heic", expecting: .heifHEVC)) { error in
+            XCTAssertTrue("\(error)".contains("/nonexistent/photo.heic"), "\(error)")
+        }
+    }
+
+    /// `body`'s result and the read() calls this process made meanwhile (`syscr` of /proc/self/io).
+    private static func counting<T>(_ body: () throws -> T) throws -> (T, Int) {
+        func reads() throws -> Int {
+            let io = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+            return Int(io.split(separator: "\n").first { $0.hasPrefix("syscr:") }!.split(separator: " ")[1])!
+        }
+        let before = try reads()
+        let result = try body()
+        return (result, try reads() - before)
+    }
+
     func testThumbnailFitsAppliesOrientationAndResetsIt() throws {
         let small = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_6.jpg"), maxSize: 512)
         XCTAssertEqual([small.width, small.height], [512, 341])

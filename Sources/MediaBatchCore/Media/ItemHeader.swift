@@ -41,7 +41,7 @@ struct ItemHeader {
             }
             let image: VImage
             do {
-                let opened = try VImage.open(path)
+                let opened = try VImage.open(path, expecting: format.row.decoder)
                 if let decoder = format.row.decoder, !opened.wasRead(by: decoder) {
                     // Its own loader refused it and another claimed it: a file reaches its format's decoder only.
                     throw StageFailure(.decodeFailed, "cannot read the \(format.rawValue) header: its own loader refuses it")
