@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaBatchCore
+import PipelineModel
 import TestSupport
 @testable import VipsKit
 import XCTest
@@ -68,6 +69,31 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
         }
         XCTAssertEqual(written.map { [$0.width, $0.height] }, [[1536, 2048], [1536, 2048]])
         XCTAssertLessThan(try written[0].meanAbsoluteDifference(from: written[1]), 0.5)
+    }
+
+    /// A batch's first photos decode their tiles on one thread (the other CPUs run other photos), its last
+    /// on `tailThreads` (nothing waits behind it for a CPU), and a run of one photo too; the same
+    /// pictures either way. In this process and in worker processes alike.
+    func testOnlyTheBatchsTailDecodesOnMoreThanOneThread() throws {
+        let input = Fixtures.temporaryFolder()
+        for name in ["a", "b", "c", "d", "e", "f"] {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("heic/iphone_xr_issue263.heic"), toPath: input.appendingPathComponent("\(name).heic").path)
+        }
+        let document = Data(#"{"version": 1, "stages": [\#(webStages)]}"#.utf8)
+        for isolated in [false, true] {
+            let output = Fixtures.temporaryFolder()
+            var options = RunOptions(inputRoot: input, outputRoot: output, concurrency: 2, memoryBudget: .init(bytes: 4 << 30), pipelineName: "test")
+            if isolated { options.isolation = .init(executable: Fixtures.executable, pipelineDocument: document, pipelineFolder: input) }
+            let items = try RunReport(PipelineRunner(pipeline: try pipeline(webStages), options: options).run()).items
+            XCTAssertEqual(items.map(\.decoder), Array(repeating: .libavcodec, count: 6))
+            XCTAssertEqual(items.prefix(2).map(\.decoderThreads), [1, 1], "isolated: \(isolated)")
+            XCTAssertEqual(items.last?.decoderThreads, HEIFPicture.tailThreads, "isolated: \(isolated)")
+            let written = try items.map { try Data(contentsOf: output.appendingPathComponent(try XCTUnwrap($0.output))) }
+            XCTAssertEqual(Set(written).count, 1, "the same JPEG from every thread count")
+        }
+        let one = try Self.folder(of: ["heic/iphone_xr_issue263.heic"])
+        let item = try XCTUnwrap(try Self.run(try pipeline(webStages), input: one, output: Fixtures.temporaryFolder()).items.first)
+        XCTAssertEqual(item.decoderThreads, HEIFPicture.tailThreads)
     }
 
     /// A run of HEICs loads libavcodec for their tiles, and neither libavformat nor libavfilter (their

@@ -52,6 +52,7 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
                 return PixelOutcome(error: error as? ItemError)
             }
         }
+        context.isTail = job.isTail
         let plan = job.plan ?? self.plan(context)
         var outcome = PixelOutcome()
         for stage in stages {

@@ -30,6 +30,10 @@ struct ItemJob: Codable, Sendable {
     /// The input's modification time (nanoseconds) when it was listed: with `bytesIn`, what it
     /// must still be when its outputs are published.
     var listedModified: Int64?
+    /// Set for the pixel phase once every input is listed: no item waits behind this one for the
+    /// CPUs it leaves idle (a batch's last items, a run of one photo), so its decoder may use more
+    /// than one.
+    var isTail = false
 }
 
 /// What the header stages decided about an item, before admission.

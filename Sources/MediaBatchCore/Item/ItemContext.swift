@@ -13,6 +13,9 @@ final class ItemContext {
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
+    /// See `ItemJob.isTail`: the pixel phase's job says (set before the stages run: the run may keep
+    /// a context from the header phase, when it was not known).
+    var isTail = false
     /// When it was listed (see `ItemJob.listedModified`).
     private let listedModified: Int64?
     /// SHA-256 of the input, for `{hash:N}`: the run's own (it records it), or, in a dry run,

@@ -6,7 +6,7 @@ import VipsKit
 
 /// A HEIC's primary image decoded by libavcodec, not libheif, and made what libvips' `heifload`
 /// makes of it (see `YCbCrToRGB` for the colour): every tile decoded by one decoder context
-/// (`tileThreads` frame threads), converted on this thread (`YCbCrToRGB`) straight into its
+/// (through two frame threads at a batch's tail: `tailThreads`), converted on this thread (`YCbCrToRGB`) straight into its
 /// place in one RGB (or RGBA) libvips memory image cut to the grid's size (8-bit, or 16-bit for a
 /// picture of 10 or 12 bits, as `heifload` gives it), then turned, mirrored and cut as the
 /// file's properties say in their order, the ICC profile attached. Any failure throws: the
@@ -18,8 +18,9 @@ enum HEIFPicture {
         let description: String
     }
 
-    /// `coded` from `path`, which libvips' header says is `expected` (upright) in size.
-    static func decode(path: String, _ coded: HEVCCodedImage, expected: (width: Int, height: Int)) throws -> VImage {
+    /// `coded` from `path`, which libvips' header says is `expected` (upright) in size, its tiles
+    /// through `threads` frame threads.
+    static func decode(path: String, _ coded: HEVCCodedImage, expected: (width: Int, height: Int), threads: Int = 1) throws -> VImage {
         let shown = coded.displayedSize
         guard shown == expected else {
             throw Failure(description: "its structure makes \(shown.width)×\(shown.height), libheif \(expected.width)×\(expected.height)")
@@ -29,7 +30,7 @@ enum HEIFPicture {
         let bands = coded.alpha == nil ? 3 : 4, depth = VImage.SampleDepth(holding: coded.bitDepth)
         let stride = coded.width * bands * depth.rawValue / 8
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands, depth: depth) { canvas in
-            try decodeTiles(coded, file) { planes, left, top, width, height in
+            try decodeTiles(coded, file, threads: threads) { planes, left, top, width, height in
                 // The item's nclx, else the stream's own VUI, as libheif takes them; none for luma alone, which
                 // libheif makes 4:2:0 without its nclx and so leaves as it is, whatever range the file states.
                 let colour = planes.chromaShift == nil ? [2, 2, 1]
@@ -64,7 +65,7 @@ enum HEIFPicture {
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
         defer { try? file.close() }
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: 1) { canvas in
-            try decodeTiles(coded, file) { planes, left, top, width, height in
+            try decodeTiles(coded, file, threads: 1) { planes, left, top, width, height in
                 YCbCrToRGB.copyLuma(planes.luma, bitDepth: 8, into: canvas, stride: coded.width, bands: 1, band: 0, left: left, top: top,
                                     width: width, height: height)
             }
@@ -73,15 +74,16 @@ enum HEIFPicture {
         return image
     }
 
-    /// Frame threads for a picture's tiles: the decoder works a tile ahead while `place` converts
-    /// the last, and an item with the machine to itself (one photo, a batch's last) uses two CPUs:
-    /// a 12 MP iPhone photo alone 0.57 → 0.48 s; a batch as fast as with one (`bench/`, heic12).
-    static let tileThreads = min(2, AvailableCPUs.count)
+    /// Frame threads for the tiles of an item with the machine to itself (one photo, a batch's last:
+    /// `ItemJob.isTail`): the decoder works a tile ahead while `place` converts the last, on two
+    /// CPUs (a 12 MP iPhone photo alone 0.57 → 0.48 s). Other items decode on one: with every CPU
+    /// taken, a second thread only costs (Debian 13, FFmpeg 7.1: 1.4% of a batch's CPU).
+    static let tailThreads = min(2, AvailableCPUs.count)
 
     /// Every tile decoded by one decoder context, each handed to `place` with where it goes in the picture.
-    private static func decodeTiles(_ coded: HEVCCodedImage, _ file: FileHandle,
+    private static func decodeTiles(_ coded: HEVCCodedImage, _ file: FileHandle, threads: Int,
                                     place: (YCbCrPlanes, _ left: Int, _ top: Int, _ width: Int, _ height: Int) throws -> Void) throws {
-        let decoder = try HEVCDecoder(configuration: coded.configuration, threads: tileThreads)
+        let decoder = try HEVCDecoder(configuration: coded.configuration, threads: threads)
         try decoder.decode(pictures: coded.tiles.count, { try read(coded.tiles[$0], file) }) { index, planes in
             let left = index % coded.columns * coded.tileWidth, top = index / coded.columns * coded.tileHeight
             let width = min(coded.tileWidth, coded.width - left), height = min(coded.tileHeight, coded.height - top)

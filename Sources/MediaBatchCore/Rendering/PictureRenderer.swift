@@ -26,9 +26,12 @@ final class PictureRenderer {
     private(set) var rawSource: ItemResult.RawSource?
     /// A HEIC's: which decoder made its picture, and why libheif.
     private(set) var decoder: ItemResult.DecoderUse?
+    /// libavcodec's frame threads for a HEIC's tiles (see `HEIFPicture.tailThreads`).
+    private let decoderThreads: Int
 
-    init(path: String, pictures: [Picture]) {
+    init(path: String, pictures: [Picture], decoderThreads: Int = 1) {
         self.path = path
+        self.decoderThreads = decoderThreads
         allFrames = pictures.contains { $0.frames > 1 }
         let uses = Dictionary(pictures.map { ($0, 1) }, uniquingKeysWith: +)
         // Ties broken by what each picture is, not by the dictionary's order (seeded per process):
@@ -115,7 +118,7 @@ final class PictureRenderer {
                 let covers = "its \(thumbnail.width)×\(thumbnail.height) thumbnail covers the largest picture"
                 do {
                     let image = try decodedHEIFThumbnail()
-                    decoder = .init(decoder: .libavcodec, reason: covers)
+                    decoder = .init(decoder: .libavcodec, reason: covers, threads: decoderThreads)
                     return image
                 } catch {
                     // Not libheif instead: libvips' thumbnail would read the same item, and libheif 1.15 fails on
@@ -124,8 +127,9 @@ final class PictureRenderer {
                 }
             }
             do {
-                let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height))
-                decoder = .init(decoder: .libavcodec, reason: declinedThumbnail)
+                let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height),
+                                                   threads: decoderThreads)
+                decoder = .init(decoder: .libavcodec, reason: declinedThumbnail, threads: decoderThreads)
                 return image
             } catch {
                 decoder = .init(decoder: .libheif, reason: [declinedThumbnail, "libavcodec failed: \(error)"].compactMap { $0 }.joined(separator: "; "))
@@ -137,7 +141,7 @@ final class PictureRenderer {
     /// A HEIC's thumbnail item decoded by libavcodec.
     private func decodedHEIFThumbnail() throws -> VImage {
         switch HEIFCoding.readThumbnail(path: path) {
-        case .hevc(let thumbnail): return try HEIFPicture.decode(path: path, thumbnail, expected: thumbnail.displayedSize)
+        case .hevc(let thumbnail): return try HEIFPicture.decode(path: path, thumbnail, expected: thumbnail.displayedSize, threads: decoderThreads)
         case .declines(let reason): throw HEIFPicture.Failure(description: "the loader declines it: \(reason)")
         }
     }

@@ -54,6 +54,9 @@ public struct ItemResult: Codable, Equatable, Sendable {
     /// Why a HEIC went to libheif (what the loader declines, the environment's choice, or its error), or
     /// that libavcodec decoded its thumbnail item rather than the photo.
     public internal(set) var decoderReason: String?
+    /// The frame threads libavcodec decoded a HEIC's tiles with: more than one only where no item
+    /// waited for the CPUs (a batch's last items, a run of one photo).
+    public internal(set) var decoderThreads: Int?
 
     /// Files written for the item in this run: its variants but those reused, else its output.
     var outputsWritten: Int {
@@ -91,6 +94,8 @@ extension ItemResult {
     struct DecoderUse: Codable, Equatable, Sendable {
         let decoder: ImageDecoder
         var reason: String? = nil
+        /// libavcodec's frame threads (see `HEIFPicture.tailThreads`).
+        var threads: Int? = nil
     }
 
     /// Where a camera RAW's picture came from, and its size, upright.

@@ -54,7 +54,7 @@ struct ItemFindings: Sendable {
         result.bytesOut = outcome.outputs.filter { !$0.planned.reused }.reduce(0) { $0 + $1.bytes }
         result.removedMetadata = outcome.removedMetadata.isEmpty ? nil : outcome.removedMetadata
         result.rawSource = outcome.rawSource
-        (result.decoder, result.decoderReason) = (outcome.decoder?.decoder, outcome.decoder?.reason)
+        (result.decoder, result.decoderReason, result.decoderThreads) = (outcome.decoder?.decoder, outcome.decoder?.reason, outcome.decoder?.threads)
         result.firstFrameOnly = Self.firstFrameOnly(outcome.outputs.map(\.planned))
         if outcome.outputs.count > 1 || outcome.outputs.contains(where: { $0.planned.variant != nil }) {
             result.variants = outcome.outputs.map(ItemResult.Variant.init)

@@ -105,12 +105,15 @@ public final class PipelineRunner: @unchecked Sendable {
         let items = FolderPairing(walker, input: pipeline.input, known: ledger.knownHalf, identifier: executor.contentIdentifier).lazy.filter {
             [options] item in options.shard?.contains(item) ?? true
         }
-        scheduler.run(items.lookahead(Self.headerReads(options), header.read).lazy.map(header.settle)) { [self] prepared in
+        let listing = ListingEnd(items)
+        scheduler.run(listing.lookahead(Self.headerReads(options), header.read).lazy.map(header.settle)) { [self] prepared in
             switch prepared.decision {
             case .decided(let result): recorder.finish(result, prepared.findings.entry, outputs: [])
             case .standing(let result, let outputs, let milliseconds):
                 recorder.stand(result, prepared.findings.entry, outputs: outputs, milliseconds: milliseconds)
-            case .admitted(let job, let plan): pixelPhase(prepared.findings, job, plan, recorder, header)
+            case .admitted(var job, let plan):
+                job.isTail = listing.ended
+                pixelPhase(prepared.findings, job, plan, recorder, header)
             }
         }
         recorder.flush()
