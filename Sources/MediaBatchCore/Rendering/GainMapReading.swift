@@ -50,7 +50,7 @@ enum GainMapReading {
         let path = item.input.path, type = AppleHDR.gainMapAuxiliaryType
         var own: VImage?
         if item.pictureSource?.heif == .libavcodec, case .hevc(let coded) = HEIFCoding.readAuxiliary(path: path, type: type) {
-            own = try? HEIFPicture.decodeLuma(path: path, coded)
+            own = try? HEIFPicture.decodeLuma(path: path, coded, threads: item.tileThreads)
         }
         guard let image = try own ?? HEIFAuxiliary.image(path: path, type: type) else {
             throw GainMapFailure(reason: "libheif finds no auxiliary image of Apple's type")

@@ -61,11 +61,11 @@ enum HEIFPicture {
 
     /// An auxiliary image of luma alone (an iPhone's HDR gain map), as libheif decodes it: the samples as coded,
     /// one band, with the item's own turns, mirrors and cuts applied.
-    static func decodeLuma(path: String, _ coded: HEVCCodedImage) throws -> VImage {
+    static func decodeLuma(path: String, _ coded: HEVCCodedImage, threads: Int = 1) throws -> VImage {
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
         defer { try? file.close() }
         var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: 1) { canvas in
-            try decodeTiles(coded, file, threads: 1) { planes, left, top, width, height in
+            try decodeTiles(coded, file, threads: threads) { planes, left, top, width, height in
                 YCbCrToRGB.copyLuma(planes.luma, bitDepth: 8, into: canvas, stride: coded.width, bands: 1, band: 0, left: left, top: top,
                                     width: width, height: height)
             }
@@ -166,4 +166,9 @@ struct Orientation: Equatable {
     var exif: Int {
         mirrored ? [2, 5, 4, 7][clockwiseTurns] : [1, 6, 3, 8][clockwiseTurns]
     }
+}
+
+extension ItemContext {
+    /// libavcodec's frame threads for its HEIC's tiles: `HEIFPicture.tailThreads` at a batch's tail, else one.
+    var tileThreads: Int { isTail ? HEIFPicture.tailThreads : 1 }
 }

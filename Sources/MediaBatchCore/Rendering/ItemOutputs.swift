@@ -42,7 +42,7 @@ final class ItemOutputs {
         self.plan = plan
         self.renditionCache = renditionCache
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
-        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.isTail ? HEIFPicture.tailThreads : 1)
+        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads)
         gainMaps = GainMapRenderer(item)
     }
 
