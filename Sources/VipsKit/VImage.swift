@@ -34,10 +34,10 @@ public final class VImage: @unchecked Sendable {
 
     /// Opens a file lazily: only its header is read until pixels are asked for, and then any
     /// decode error (truncation included) fails the read instead of leaving grey rows. A file of
-    /// `expected`'s, where its loader reads the whole file for the header anyway, is read into
-    /// memory in one go first (see `Codec.loaderReadsWholeFile`).
+    /// `expected`'s, where its loader reads the header a field at a time, is read into memory in
+    /// one go first (see `Codec.loaderReadsFieldByField`).
     public static func open(_ path: String, expecting expected: Codec? = nil) throws -> VImage {
-        let inMemory = expected?.loaderReadsWholeFile ?? false
+        let inMemory = expected?.loaderReadsFieldByField ?? false
         return VImage(owning: try build { try check(inMemory ? mb_vips_open_strict_in_memory(path) : mb_vips_open_strict(path), "load") })
     }
 

@@ -42,7 +42,7 @@ final class VImageTests: XCTestCase {
 
     /// A HEIF opened for its codec is read into memory first: libheif then parses its boxes there
     /// instead of asking the file for each field (hundreds of reads), and finds the same header,
-    /// metadata and pixels; a damaged file fails as it does from the file.
+    /// metadata and pixels; a damaged file fails, or not, as it does from the file.
     func testAHEIFOpenedForItsCodecIsParsedFromMemoryAlike() throws {
         let samples = [("heic/L_exif_xmp_iptc.heic", Codec.heifHEVC), ("heic/iphone_xr_issue263.heic", .heifHEVC)].map { (Fixtures.sample($0.0), $0.1) }
             + [(Fixtures.fixtures.appendingPathComponent("kinds/images/spatial_stereo_pair.avif").path, Codec.heifAV1)]
@@ -61,8 +61,13 @@ final class VImageTests: XCTestCase {
             XCTAssertEqual(try fromMemory.pixels(), try fromFile.pixels(), path)
         }
         XCTAssertThrowsError(try VImage.open(Fixtures.fixtures.appendingPathComponent("broken/empty.heic").path, expecting: .heifHEVC))
+        // Cut off: libheif 1.15 fails the read, 1.23 decodes the missing tiles as green (`ItemHeader` refuses it first).
         let truncated = Fixtures.fixtures.appendingPathComponent("broken/IMG_1034_truncated_60pct.heic").path
-        XCTAssertThrowsError(try VImage.open(truncated, expecting: .heifHEVC).pixels(), "tiles past the end fail the read")
+        switch (Result { try VImage.open(truncated).pixels() }, Result { try VImage.open(truncated, expecting: .heifHEVC).pixels() }) {
+        case (.failure, .failure): break
+        case (.success(let fromFile), .success(let fromMemory)): XCTAssertEqual(fromMemory, fromFile)
+        case (let fromFile, let fromMemory): XCTFail("from the file \(fromFile.map(\.count)), from memory \(fromMemory.map(\.count))")
+        }
         XCTAssertThrowsError(try VImage.open("/nonexistent/photo.heic", expecting: .heifHEVC)) { error in
             XCTAssertTrue("\(error)".contains("/nonexistent/photo.heic"), "\(error)")
         }
