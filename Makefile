@@ -50,9 +50,9 @@ package-test:
 bench: release
 	bench/run.sh
 
-# bench/run.sh on Debian 13 (libvips 8.16, libheif 1.23, FFmpeg 7.1); SETS as for bench/run.sh.
+# bench/run.sh on Debian 13 (libvips 8.16, libheif 1.23, FFmpeg 7.1); SETS and BEST_OF as for bench/run.sh.
 bench-trixie:
-	./scripts/in-debian-root.sh trixie env SCRATCH=.build/trixie SETS="$(SETS)" bench/run.sh
+	./scripts/in-debian-root.sh trixie env SCRATCH=.build/trixie SETS="$(SETS)" BEST_OF="$(BEST_OF)" bench/run.sh
 
 # --one-file-system: never follow a bind mount a stopped root test left in .build/debian.
 clean:

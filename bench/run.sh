@@ -8,6 +8,7 @@
 #   BASELINE=/path/to/older/mediabatch SETS="jpeg12 variants" bench/run.sh   # an earlier build beside this one, same run
 #   SETS=hdr bench/run.sh   # what keeping HDR gain maps costs (HEIC and Ultra HDR JPEG; libvips 8.18 beside)
 #   SETS=raw bench/run.sh   # camera RAW: preview and develop against dcraw_emu and exiftool + vipsthumbnail
+#   BEST_OF=3 SETS=heic12 bench/run.sh   # the photo sets' every tool timed three times, its best kept (a moment's load elsewhere does not decide)
 #   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -186,7 +187,7 @@ timed() {
 count_inputs() { find "$1" -type f ! -name '.done' | wc -l; }
 
 peers() {
-  local set=$1 dir=$work/inputs/$1 n
+  local set=$1 dir=$work/inputs/$1 n best_of=${BEST_OF:-1}
   n=$(count_inputs "$dir")
   echo
   echo "== $set: $n images, 2048 px, q80, sRGB, orientation applied, $cpus CPUs"
