@@ -2,9 +2,9 @@
  * for 8-bit images, with SIMD inner loops (reduce_kernels.c). Each is a libvips pipeline node, as
  * libvips' own are: built the same way (output size, integer pre-shrink for a `gap`, the offset
  * that centres the samples, edge pixels repeated outwards: by vips_embed for the vertical pass, by
- * the horizontal pass itself), computing only the regions asked for. Images that are not 8-bit, a libvips whose own pass computes other samples
- * (mb_reduce_is_own), masks longer than ORC takes and unoptimised builds (mb_reduce_level) go to
- * libvips itself. */
+ * the horizontal pass itself), computing only the regions asked for. Images that are not 8-bit, a
+ * libvips whose own pass computes other samples (mb_reduce_is_own), masks longer than ORC takes and
+ * unoptimised builds (mb_reduce_level) go to libvips itself. */
 #include "mediabatch_shim.h"
 #include "reduce_kernels.h"
 

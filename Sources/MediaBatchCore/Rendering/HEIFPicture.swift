@@ -9,10 +9,11 @@ import VipsKit
 /// frame threads at a batch's tail: `tailThreads`), converted on this thread (`YCbCrToRGB`)
 /// straight into its place in one RGB (or RGBA) libvips memory image cut to the grid's size
 /// (8-bit, or 16-bit for a picture of 10 or 12 bits, as `heifload` gives it), then turned,
-/// mirrored and cut as the file's properties say in their order, the ICC profile attached. Any failure throws: the
-/// caller decodes with libheif. The turns and mirrors after the last cut are left pending as the
-/// image's orientation: a quarter turn of a 12 MP picture costs as much as its colour
-/// conversion, and `VImage.resized` turns the reduced picture instead (`upright()` the whole one).
+/// mirrored and cut as the file's properties say in their order, the ICC profile attached. Any
+/// failure throws: the caller decodes with libheif. The turns and mirrors after the last cut are
+/// left pending as the image's orientation: a quarter turn of a 12 MP picture costs as much as its
+/// colour conversion, and `VImage.resized` turns the reduced picture instead (`upright()` the whole
+/// one).
 enum HEIFPicture {
     struct Failure: Error, CustomStringConvertible {
         let description: String
