@@ -10,7 +10,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // C is quarantined here: five system libraries, one shim, and the modules that import them
@@ -25,24 +24,24 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // LibRaw's thread-safe build, for camera RAW: developed, or its embedded preview read.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
+        // The system's libcrypto (OpenSSL) for SHA-256 and MD5: Debian's security updates reach it without a rebuild.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CMediaShim", dependencies: ["CVips"]),
         .target(name: "VipsKit", dependencies: ["CVips", "CHeif", "CMediaShim", "MediaFormats"]),
         .target(name: "LibAVKit", dependencies: ["CLibAV"]),
         .target(name: "LibRawKit", dependencies: ["CLibRaw"]),
+        .target(name: "DigestKit", dependencies: ["CCrypto"]),
 
         // Swift from here on (MetadataKit calls zlib through CZlib).
         // The format table: every format's row (extensions, magic, codecs, container, cost), below everything that names a format.
         .target(name: "MediaFormats"),
         .target(name: "PipelineModel", dependencies: ["MediaFormats"]),
         .target(name: "Scheduler"),
-        // What earlier runs did, per item and output: SQLite (WAL) through GRDB; content hashes through swift-crypto.
-        .target(name: "RunState", dependencies: [
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // What earlier runs did, per item and output: SQLite (WAL) through GRDB; content hashes through DigestKit.
+        .target(name: "RunState", dependencies: ["DigestKit", .product(name: "GRDB", package: "GRDB.swift")]),
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
-        // swift-crypto for the MD5 digests metadata carries of itself (Photoshop's of IPTC-IIM).
-        .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        // DigestKit for the MD5 digests metadata carries of itself (Photoshop's of IPTC-IIM).
+        .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", "DigestKit"]),
         .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "LibAVKit", "LibRawKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
             "MediaBatchCore", "PipelineModel", "RunState", "Scheduler",
@@ -51,6 +50,7 @@ let package = Package(
 
         // Fixture paths, process running, exiftool, goldens, pixel statistics, reports read back: shared by the test targets below.
         .target(name: "TestSupport", dependencies: ["VipsKit", "MediaBatchCore"], path: "Tests/TestSupport", exclude: ["hdr_reference.py"]),
+        .testTarget(name: "DigestKitTests", dependencies: ["DigestKit"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"]),
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),

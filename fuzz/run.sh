@@ -18,7 +18,7 @@ artifacts=fuzz/.artifacts
 swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 # MetadataKit imports the system zlib through CZlib's module map, and so needs it wherever it is
 # compiled or imported; the header fuzzer links -lz. The modules built here are found in $build.
-swift_flags+=(-I Sources/CZlib -I "$build")
+swift_flags+=(-I Sources/CZlib -I Sources/CCrypto -I "$build")
 # The reduce harness is C, with the shim's reduce sources compiled into it (instrumented) and
 # libvips linked as it is: the toolchain's clang, which has libFuzzer.
 c_flags=(-fsanitize=fuzzer,address -O1 -g -I Sources/CMediaShim/include -I Sources/CMediaShim)
@@ -42,12 +42,8 @@ header_sources=("${format_sources[@]}" Sources/PipelineModel/*.swift "${metadata
 
 reduce_sources=(fuzz/ReduceFuzzer.c Sources/CMediaShim/reduce.c Sources/CMediaShim/reduce_kernels.c)
 
-# swift-crypto (MetadataKit's MD5), as SwiftPM builds it for the package, not instrumented: its
-# module for the compiler, its objects (BoringSSL's C among them) for the linker.
-crypto=.build/release
-crypto_objects() {
-    find "$crypto"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims}.build -name '*.o'
-}
+# DigestKit (MetadataKit's MD5, over the system's libcrypto), not instrumented: one module of its own.
+digest_sources=(Sources/DigestKit/*.swift)
 
 out_of_date() { # BINARY SOURCES...
     local binary=$1; shift
@@ -66,14 +62,13 @@ build_pipeline() {
 build_header() {
     if out_of_date "$build/header-fuzzer" "${header_sources[@]}"; then
         # FormatSniffer and GeoPosition import MediaFormats, PipelineModel and MetadataKit, so those are modules here.
-        swift build -c release --target Crypto >/dev/null
         module MediaFormats "${format_sources[@]}"
         module PipelineModel Sources/PipelineModel/*.swift
-        module MetadataKit -I "$crypto/Modules" "${metadata_sources[@]}"
-        # shellcheck disable=SC2046 # one object a word
-        quiet_link swiftc "${swift_flags[@]}" -I "$crypto/Modules" -module-name HeaderFuzzer \
+        module DigestKit -I Sources/CCrypto "${digest_sources[@]}"
+        module MetadataKit "${metadata_sources[@]}"
+        quiet_link swiftc "${swift_flags[@]}" -module-name HeaderFuzzer \
             Sources/MediaBatchCore/Media/FormatSniffer.swift Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift \
-            "$build/MediaFormats.o" "$build/PipelineModel.o" "$build/MetadataKit.o" $(crypto_objects) -lFoundationXML -lz \
+            "$build/MediaFormats.o" "$build/PipelineModel.o" "$build/DigestKit.o" "$build/MetadataKit.o" -lFoundationXML -lz -lcrypto \
             -o "$build/header-fuzzer"
     fi
 }

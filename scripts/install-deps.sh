@@ -3,7 +3,7 @@
 #
 #   scripts/install-deps.sh [--toolchain] [--package] [PACKAGE...]
 #
-# By default: libvips (with libheif, libexif), libheif's, libavformat's, LibRaw's and zlib's headers, the C libraries; exiftool,
+# By default: libvips (with libheif, libexif), libheif's, libavformat's, LibRaw's, zlib's and libcrypto's (libssl-dev) headers, the C libraries; exiftool,
 # ffprobe, heif-info, djxl, webpmux (webp: an animated WebP's frames) and LibRaw's dcraw_emu, which the tests read outputs back with (and sqlite3, which damages a state database), independently of libvips; strace, which
 # the durability test watches a run's syncs and renames with; e2fsprogs' chattr, which makes an output folder
 # unwritable even for root; python3-venv, for the
@@ -35,7 +35,7 @@ case "${VERSION_CODENAME:-}" in
   *) echo "install-deps: Debian ${VERSION_CODENAME:-?} is not one mediabatch knows (bookworm, trixie)" >&2; exit 1 ;;
 esac
 
-packages=(pkg-config libsqlite3-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev zlib1g-dev libraw-dev libraw-bin
+packages=(pkg-config libsqlite3-dev libssl-dev libvips-dev libheif-dev libvips-tools libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev zlib1g-dev libraw-dev libraw-bin
           libimage-exiftool-perl libheif-examples libjxl-tools webp ffmpeg sqlite3 python3 python3-venv strace e2fsprogs "${heif_encoders[@]}")
 if $with_toolchain; then
   # swift-build and swift-frontend link these; clang links against GCC's C and C++ runtime, with gold

@@ -17,7 +17,7 @@ cat <<END
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: mediabatch
 Comment: The binary links the Swift runtime, Foundation and the Swift packages below
- statically; their notices follow. It links libvips, glib, libxml2, libsqlite3 and LibRaw
+ statically; their notices follow. It links libvips, glib, libxml2, libsqlite3, LibRaw and libcrypto
  dynamically, from Debian's packages (see Depends), and opens libavformat and libavfilter at run time.
 
 Files: *
@@ -52,10 +52,3 @@ for package in "$checkouts"/*/; do
     body <"$license"
   fi
 done
-
-# swift-crypto carries BoringSSL, whose OpenSSL and SSLeay notices head its sources.
-boringssl=$checkouts/swift-crypto/Sources/CCryptoBoringSSL/crypto/mem.cc
-if [ -f "$boringssl" ]; then
-  printf '\nFiles: usr/bin/mediabatch\nComment: BoringSSL, inside swift-crypto.\nLicense: OpenSSL and SSLeay\n'
-  sed -n '1,/\*\//p' "$boringssl" | body
-fi

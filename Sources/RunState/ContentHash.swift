@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 
 /// SHA-256 of a file's bytes, read through one 256 KiB buffer so a 2 GB movie costs that much
@@ -8,7 +8,7 @@ public enum ContentHash {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path]) }
         defer { close(descriptor) }
-        var hasher = SHA256()
+        let hasher = Digest.Hasher(.sha256)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -16,17 +16,17 @@ public enum ContentHash {
             if got < 0 && errno == EINTR { continue }
             guard got >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path]) }
             guard got > 0 else { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<got]))
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<got]))
         }
         return hex(hasher.finalize())
     }
 
     public static func of(bytes: [UInt8]) -> String {
-        hex(SHA256.hash(data: bytes))
+        hex(Digest.sha256(bytes))
     }
 
     public static func of(_ text: String) -> String {
-        hex(SHA256.hash(data: Data(text.utf8)))
+        hex(Digest.sha256(Data(text.utf8)))
     }
 
     private static let digits = Array("0123456789abcdef".utf8)

@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 
 extension CopyEditor {
     /// Photoshop image resources (with or without their `Photoshop 3.0` header), edited resource
@@ -32,7 +32,7 @@ extension CopyEditor {
         let iimOutcome = resources.firstIndex { $0.id == IPTCBlock.iimResourceID }.map { outcomes[$0] }
         for (index, resource) in resources.enumerated() where resource.id == IPTCBlock.iimDigestResourceID {
             switch iimOutcome {
-            case .replaced(let data)?: outcomes[index] = .replaced(Array(Insecure.MD5.hash(data: data)))
+            case .replaced(let data)?: outcomes[index] = .replaced(Digest.md5(data))
             case .removed?: outcomes[index] = .removed
             default: break
             }
