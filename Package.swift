@@ -48,20 +48,26 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        // Fixture paths, process running, exiftool, goldens, pixel statistics, reports read back: shared by the test targets below.
-        .target(name: "TestSupport", dependencies: ["VipsKit", "MediaBatchCore"], path: "Tests/TestSupport", exclude: ["hdr_reference.py"]),
+        // Test helpers. TestSupport links no C library (fixture paths, processes, exiftool, goldens, files made for
+        // tests); MediaTestSupport adds libvips' pixel statistics and the report and manifest read back.
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["hdr_reference.py"]),
+        .target(name: "MediaTestSupport", dependencies: ["TestSupport", "VipsKit", "MediaBatchCore"], path: "Tests/MediaTestSupport"),
+        // One test target a module, mirroring its folders; the pure modules' link no C library.
         .testTarget(name: "DigestKitTests", dependencies: ["DigestKit"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"]),
-        .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel", "TestSupport"]),
+        .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
-        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
-        .testTarget(name: "LibAVKitTests", dependencies: ["LibAVKit", "TestSupport"]),
-        .testTarget(name: "LibRawKitTests", dependencies: ["LibRawKit", "VipsKit", "TestSupport"]),
-        .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
-        // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length.
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "MediaTestSupport"]),
+        .testTarget(name: "LibAVKitTests", dependencies: ["LibAVKit", "MediaTestSupport"]),
+        .testTarget(name: "LibRawKitTests", dependencies: ["LibRawKit", "VipsKit", "MediaTestSupport"]),
+        .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "MediaTestSupport"]),
+        // Whole pipelines run in process over real files, read back as a user would.
+        .testTarget(name: "PipelineTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "MediaTestSupport"]),
+        // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length, the layout of tests.
         .testTarget(name: "TidyTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "RunState", "VipsKit", "TestSupport"]),
+        // The command line, run as a user runs it: exit codes, reports, faults (full volumes, kills, memory limits).
+        .testTarget(name: "mediabatchTests", dependencies: ["mediabatch", "MediaBatchCore", "RunState", "VipsKit", "MediaTestSupport"]),
     ]
 )

@@ -2,7 +2,7 @@ import Foundation
 
 /// How pipeline files write a fit's values (`FitKeys`) and a `variants` size.
 extension ValueSyntax where Value == Fit.Position {
-    static let position: ValueSyntax = {
+    public static let position: ValueSyntax = {
         let names = Fit.Gravity.allCases.map { ($0.rawValue, Fit.Position.gravity($0)) }
             + Fit.Interest.allCases.map { ($0.rawValue, Fit.Position.interesting($0)) }
         let expected = "a position (one of \(names.map(\.0).joined(separator: ", ")), or {\"focus\": [x, y]})"
@@ -27,7 +27,7 @@ extension ValueSyntax where Value == Fit.Position {
 }
 
 extension ValueSyntax where Value == Fit.Background {
-    static let background: ValueSyntax = {
+    public static let background: ValueSyntax = {
         let channel = ValueSyntax<Int>.integer(in: 0...255)
         let hex = "^#[0-9a-fA-F]{6}$"
         let expected = "a colour: [r, g, b], [r, g, b, a] (0 to 255) or \"#rrggbb\""
@@ -52,7 +52,7 @@ extension ValueSyntax where Value == Fit.Background {
 
 extension ValueSyntax where Value == VariantSize {
     /// `1280`, or `{"width": 1200, "height": 630}`.
-    static let variantSize: ValueSyntax = {
+    public static let variantSize: ValueSyntax = {
         let side = ValueSyntax<Int>.positiveInteger
         let box = objectSchema([DescribedKey(name: "width", required: true, schema: side.schema),
                                 DescribedKey(name: "height", required: true, schema: side.schema)])
@@ -79,7 +79,7 @@ extension JSONReader {
 
 extension ObjectReader {
     /// `fit`, with `position` for `cover` only and `background` for `contain` only.
-    func fit() throws -> Fit {
+    public func fit() throws -> Fit {
         let mode = try value(FitKeys.fit)
         let position = optional(FitKeys.position.name), background = optional(FitKeys.background.name)
         if let position, mode != .cover {
@@ -91,4 +91,49 @@ extension ObjectReader {
         return Fit(mode: mode, position: try position.map(FitKeys.position.syntax.read) ?? Defaults.position,
                    background: try background.map(FitKeys.background.syntax.read))
     }
+}
+
+extension Fit {
+    /// The fit in words, for `validate`: `cover: cut to the box at centre`, `contain: padded…`.
+    public var explanation: String {
+        switch mode {
+        case .inside: return "inside: aspect ratio kept"
+        case .outside: return "outside: aspect ratio kept, covering the box"
+        case .fill: return "fill: stretched to the box"
+        case .cover:
+            switch position {
+            case .gravity(let gravity): return "cover: cut to the box at \(gravity.rawValue)"
+            case .interesting(let interest): return "cover: cut to the box where libvips' smartcrop finds \(interest.rawValue)"
+            case .focus(let x, let y): return "cover: cut to the box around the focus \(x), \(y)"
+            }
+        case .contain:
+            let on = background.map { "rgba \($0.red), \($0.green), \($0.blue), \($0.alpha)" } ?? "white, or transparent where the format has alpha"
+            return "contain: padded to the box with \(on)"
+        }
+    }
+}
+
+/// How `downsample` and `variants` fit pictures to their boxes, as sharp's `fit`.
+public enum FitKeys {
+    public static let fit = Key("fit", ValueSyntax<Fit.Mode>.choice("a fit"), .value(Defaults.fit),
+                         "inside: within the box; cover: filling it, cut at position; contain: within it, padded with background; "
+                         + "fill: stretched to it; outside: covering it, nothing cut. Aspect ratio kept but by fill; never upscaled "
+                         + "(a box larger than the image shrinks, keeping its own aspect ratio).")
+    public static let position = Key("position", .position, .value(Defaults.position),
+                              "With fit cover, the part kept: centre, a compass point (north, northeast, …, northwest), "
+                              + "entropy or attention (libvips' smartcrop), or {\"focus\": [x, y]} (fractions of the upright image).")
+    public static let background = Key("background", .background, .noDefault,
+                                "With fit contain, the padding: [r, g, b], [r, g, b, a] (0–255) or \"#rrggbb\"; by default white, "
+                                + "or transparent where the output format has alpha.")
+
+    public static var described: [DescribedKey] { [fit.described, position.described, background.described] }
+
+    /// position with cover only, background with contain only.
+    public static let rules: [String: JSONValue] = {
+        func only(_ key: String, with mode: Fit.Mode) -> JSONValue {
+            let fitIs: JSONValue = ["required": [.string(fit.name)], "properties": .object([fit.name: ["const": .string(mode.rawValue)]])]
+            return ["if": ["not": fitIs], "then": ["not": ["required": [.string(key)]]]]
+        }
+        return ["allOf": [only(position.name, with: .cover), only(background.name, with: .contain)]]
+    }()
 }

@@ -1,66 +1,71 @@
 /// Reads one JSON value at a known path and turns every mismatch into a path-qualified
 /// `PipelineError`. Objects are read key by key; `finish()` rejects keys nobody asked for.
-struct JSONReader {
-    let value: JSONValue
-    let path: String
+public struct JSONReader {
+    public let value: JSONValue
+    public let path: String
 
-    func fail(_ message: String) -> PipelineError {
+    public init(value: JSONValue, path: String) {
+        self.value = value
+        self.path = path
+    }
+
+    public func fail(_ message: String) -> PipelineError {
         PipelineError(path: path, message: message)
     }
 
-    func expected(_ what: String) -> PipelineError {
+    public func expected(_ what: String) -> PipelineError {
         fail("expected \(what), found \(value.found)")
     }
 
-    func child(_ key: String, _ value: JSONValue) -> JSONReader {
+    public func child(_ key: String, _ value: JSONValue) -> JSONReader {
         JSONReader(value: value, path: path.isEmpty ? key : "\(path).\(key)")
     }
 
-    func string() throws -> String {
+    public func string() throws -> String {
         guard case .string(let text) = value else { throw expected("a string") }
         return text
     }
 
-    func nonEmptyString() throws -> String {
+    public func nonEmptyString() throws -> String {
         guard case .string(let text) = value, !text.isEmpty else { throw expected("a non-empty string") }
         return text
     }
 
-    func boolean() throws -> Bool {
+    public func boolean() throws -> Bool {
         guard case .bool(let flag) = value else { throw expected("true or false") }
         return flag
     }
 
-    func positiveInteger() throws -> Int {
+    public func positiveInteger() throws -> Int {
         guard case .number(let number) = value, number == number.rounded(), number >= 1, number <= Double(Int32.max)
         else { throw expected("a positive integer") }
         return Int(number)
     }
 
-    func integer(in range: ClosedRange<Int>) throws -> Int {
+    public func integer(in range: ClosedRange<Int>) throws -> Int {
         guard case .number(let number) = value, number == number.rounded(), range.contains(Int(exactly: number) ?? .min)
         else { throw expected("an integer from \(range.lowerBound) to \(range.upperBound)") }
         return Int(number)
     }
 
-    func array() throws -> [JSONReader] {
+    public func array() throws -> [JSONReader] {
         guard case .array(let items) = value else { throw expected("an array") }
         return items.enumerated().map { JSONReader(value: $1, path: "\(path)[\($0)]") }
     }
 
-    func stringOrStrings() throws -> [JSONReader] {
+    public func stringOrStrings() throws -> [JSONReader] {
         if case .string = value { return [self] }
         guard case .array = value else { throw expected("a string or an array of strings") }
         return try array()
     }
 
-    func object() throws -> ObjectReader {
+    public func object() throws -> ObjectReader {
         guard case .object(let members) = value else { throw expected("an object") }
         return ObjectReader(reader: self, members: members)
     }
 
     /// Accepts one of `choices` and returns its associated value; the message lists them all.
-    func oneOf<T>(_ what: String, _ choices: [(String, T)]) throws -> T {
+    public func oneOf<T>(_ what: String, _ choices: [(String, T)]) throws -> T {
         let names = choices.map(\.0)
         guard case .string(let text) = value, let match = choices.first(where: { $0.0 == text }) else {
             throw expected("\(what) (one of \(names.joined(separator: ", ")))")
@@ -70,8 +75,8 @@ struct JSONReader {
 }
 
 /// Reads members of a JSON object, remembering which keys were read.
-final class ObjectReader {
-    let reader: JSONReader
+public final class ObjectReader {
+    public let reader: JSONReader
     private let members: [String: JSONValue]
     private var read: Set<String> = []
 
@@ -80,17 +85,17 @@ final class ObjectReader {
         self.members = members
     }
 
-    var keys: [String] { members.keys.sorted() }
+    public var keys: [String] { members.keys.sorted() }
 
     /// The keys asked for so far, present or not.
-    var readKeys: Set<String> { read }
+    public var readKeys: Set<String> { read }
 
-    func optional(_ key: String) -> JSONReader? {
+    public func optional(_ key: String) -> JSONReader? {
         read.insert(key)
         return members[key].map { reader.child(key, $0) }
     }
 
-    func required(_ key: String) throws -> JSONReader {
+    public func required(_ key: String) throws -> JSONReader {
         guard let value = optional(key) else {
             throw reader.fail("missing required key \"\(key)\"")
         }
@@ -98,7 +103,7 @@ final class ObjectReader {
     }
 
     /// Rejects keys that were never read: a misspelt option must not be silently ignored.
-    func finish() throws {
+    public func finish() throws {
         let unknown = members.keys.filter { !read.contains($0) }.sorted()
         guard let first = unknown.first else { return }
         let known = read.sorted().map { "\"\($0)\"" }.joined(separator: ", ")

@@ -105,7 +105,7 @@ extension MediaMatch {
 }
 
 extension ValueSyntax where Value == MediaMatch {
-    static let mediaMatch = ValueSyntax(schema: ["$ref": "#/$defs/match"], read: MediaMatch.decode, json: nil)
+    public static let mediaMatch = ValueSyntax(schema: ["$ref": "#/$defs/match"], read: MediaMatch.decode, json: nil)
 }
 
 extension ValueSyntax where Value == [MediaMatch] {

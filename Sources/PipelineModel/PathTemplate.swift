@@ -140,8 +140,8 @@ public struct PathTemplate: Equatable, Sendable {
         return tokens
     }
 
-    struct TemplateError: Error {
-        let message: String
+    public struct TemplateError: Error {
+        public let message: String
         init(_ message: String) { self.message = message }
     }
 
@@ -174,7 +174,7 @@ public struct PathTemplate: Equatable, Sendable {
     }
 
     /// Whether the template has the placeholder `name` ("ext", "size", …; not the parametrised date and hash).
-    func uses(_ name: String) -> Bool {
+    public func uses(_ name: String) -> Bool {
         guard let piece = Self.simplePlaceholders.first(where: { $0.0 == name })?.1 else { return false }
         return pieces.contains(piece)
     }
@@ -226,7 +226,7 @@ public struct PathTemplate: Equatable, Sendable {
 extension PathTemplate {
     /// The templates `init` accepts, as JSON Schema: its grammar (literal text and the known
     /// placeholders, from the same tables `init` reads) and its three rules.
-    static var schema: JSONValue {
+    public static var schema: JSONValue {
         let names = simplePlaceholders.map(\.0).joined(separator: "|")
         let lengths = hashLengths.map(String.init).joined(separator: "|")
         let hashed = hashes.map(\.0).joined(separator: "|")

@@ -3,7 +3,7 @@ import MediaFormats
 
 /// A validated pipeline: every option typed, every default filled in, every path absolute.
 /// Stages receive these values and never re-check them.
-public struct Pipeline: Equatable, Sendable {
+public struct Pipeline: Sendable {
     public struct Input: Equatable, Sendable {
         /// Absolute; nil when the file leaves it to `--input`.
         public var root: URL?
@@ -79,10 +79,10 @@ public struct Pipeline: Equatable, Sendable {
     public var output: Output
     public var limits: Limits
     public var onError: OnError
-    public var stages: [Stage]
+    public var stages: [any Stage]
 
-    /// The first stage of a given kind, if the pipeline has one.
-    public func stage(_ name: Stage.Name) -> Stage? {
-        stages.first { $0.name == name }
+    /// The pipeline's stage of this type, if it has one.
+    public func stage<S: Stage>(_ type: S.Type) -> S? {
+        stages.lazy.compactMap { $0 as? S }.first
     }
 }

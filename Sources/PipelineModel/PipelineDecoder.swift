@@ -1,8 +1,9 @@
 import Foundation
 
 extension Pipeline {
-    /// Reads and validates a pipeline file. Relative roots resolve against the file's folder.
-    public static func load(contentsOf file: URL, displayName: String? = nil) throws -> Pipeline {
+    /// Reads and validates a pipeline file of the stages `catalog` lists. Relative roots resolve
+    /// against the file's folder.
+    public static func load(contentsOf file: URL, displayName: String? = nil, catalog: StageCatalog) throws -> Pipeline {
         let name = displayName ?? file.path
         do {
             let data: Data
@@ -11,22 +12,22 @@ extension Pipeline {
             } catch {
                 throw PipelineError(path: "", message: "cannot read the file (\(error.localizedDescription))")
             }
-            return try decode(data, baseDirectory: file.deletingLastPathComponent())
+            return try decode(data, baseDirectory: file.deletingLastPathComponent(), catalog: catalog)
         } catch var error as PipelineError {
             error.file = name
             throw error
         }
     }
 
-    /// Decodes and validates a pipeline document.
-    public static func decode(_ data: Data, baseDirectory: URL) throws -> Pipeline {
+    /// Decodes and validates a pipeline document of the stages `catalog` lists.
+    public static func decode(_ data: Data, baseDirectory: URL, catalog: StageCatalog) throws -> Pipeline {
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             throw PipelineError(path: "", message: "not valid JSON (\(jsonSyntaxReason(data, error)))")
         }
-        return try PipelineDecoder(baseDirectory: baseDirectory).pipeline(JSONReader(value: document, path: ""))
+        return try PipelineDecoder(baseDirectory: baseDirectory, catalog: catalog).pipeline(JSONReader(value: document, path: ""))
     }
 
     /// JSONDecoder only says "not valid JSON"; JSONSerialization says where.
@@ -41,9 +42,10 @@ extension Pipeline {
 }
 
 /// Decodes a pipeline document section by section, every key through its declaration
-/// (`PipelineKeys.swift`, `StageSyntax.swift`); the stages' order is checked in `StageOrder.swift`.
+/// (`PipelineKeys.swift`, each stage's `syntax`); the stages' order is checked in `StageOrder.swift`.
 struct PipelineDecoder {
     let baseDirectory: URL
+    let catalog: StageCatalog
 
     func pipeline(_ reader: JSONReader) throws -> Pipeline {
         let root = try reader.object()
@@ -53,8 +55,8 @@ struct PipelineDecoder {
         let output = try root.optionalValue(TopLevelKeys.output).map(output) ?? Pipeline.Output(root: nil, manifest: nil)
         let limits = try limits(root.optionalValue(TopLevelKeys.limits) ?? JSONReader(value: .object([:]), path: "limits"))
         let onError = try root.value(TopLevelKeys.onError)
-        let stages = try stageList(root.value(TopLevelKeys.stages), pairs: input.rawJpegPairs)
-        try root.finish(declared: TopLevelKeys.all)
+        let stages = try stageList(root.value(TopLevelKeys.stages(catalog)), pairs: input.rawJpegPairs)
+        try root.finish(declared: TopLevelKeys.all(catalog))
         return Pipeline(version: version, input: input, output: output, limits: limits, onError: onError, stages: stages)
     }
 
@@ -102,15 +104,15 @@ struct PipelineDecoder {
         return limits
     }
 
-    func stageList(_ items: [JSONReader], pairs: Pipeline.RawJpegPairs) throws -> [Stage] {
+    func stageList(_ items: [JSONReader], pairs: Pipeline.RawJpegPairs) throws -> [any Stage] {
         let stages = try items.map(stage)
         try checkOrder(stages, items, pairs: pairs)
         return stages
     }
 
-    func stage(_ reader: JSONReader) throws -> Stage {
+    func stage(_ reader: JSONReader) throws -> any Stage {
         let object = try reader.object()
-        let syntax = try object.required("stage").oneOf("a stage name", StageSyntax.all.map { ($0.spelling, $0) })
+        let syntax = try object.required("stage").oneOf("a stage name", catalog.syntaxes.map { ($0.spelling, $0) })
         let stage = try syntax.make(object)
         try object.finish(declared: syntax.keys)
         return stage

@@ -15,11 +15,13 @@ enum TopLevelKeys {
     static let limits = Key("limits", .object(LimitsKeys.all), .noDefault, "Concurrency, memory and per-item limits.")
     static let onError = Key("onError", .choice("what a failed item does to the run"), .value(Defaults.onError),
                              "continue: report a failed item and go on; stop: admit no more items after the first failure.")
-    static let stages = Key("stages", .stageList, .required,
-                            "The stages, in order; each at most once (stripLocation and stripMetadata are one stage).")
+    static func stages(_ catalog: StageCatalog) -> Key<[JSONReader]> {
+        Key("stages", .stageList(catalog), .required, "The stages, in order; each at most once (stripLocation and stripMetadata are one stage).")
+    }
 
-    static let all = [schema.described, version.described, input.described, output.described, limits.described, onError.described,
-                      stages.described]
+    static func all(_ catalog: StageCatalog) -> [DescribedKey] {
+        [schema.described, version.described, input.described, output.described, limits.described, onError.described, stages(catalog).described]
+    }
 }
 
 enum InputKeys {
@@ -145,13 +147,15 @@ extension ValueSyntax where Value == JSONReader {
 }
 
 extension ValueSyntax where Value == [JSONReader] {
-    /// The stage list: at least one stage, each one of `StageSyntax.all`, each kind at most once.
-    static let stageList = ValueSyntax(schema: [
-        "type": "array", "minItems": 1, "items": ["$ref": "#/$defs/stage"],
-        "allOf": .array(StageSyntax.atMostOnce),
-    ], read: { reader in
-        let items = try reader.array()
-        guard !items.isEmpty else { throw reader.fail("expected at least one stage") }
-        return items
-    }, json: nil)
+    /// The stage list: at least one stage, each one of the catalog's spellings, each kind at most once.
+    static func stageList(_ catalog: StageCatalog) -> ValueSyntax {
+        ValueSyntax(schema: [
+            "type": "array", "minItems": 1, "items": ["$ref": "#/$defs/stage"],
+            "allOf": .array(catalog.atMostOnce),
+        ], read: { reader in
+            let items = try reader.array()
+            guard !items.isEmpty else { throw reader.fail("expected at least one stage") }
+            return items
+        }, json: nil)
+    }
 }

@@ -1,346 +1,139 @@
-import MediaFormats
+/// One step of a pipeline, as the pipeline file declares it: how the file writes it (`syntax`),
+/// where it may stand (`placement`), what it contributes to an item's fingerprint and what
+/// `validate` says of it. A value of a stage type is the stage with its typed, valid options.
+///
+/// The decoder, the schema, the order checks and `validate` all read these declarations from a
+/// `StageCatalog`, the ordered list of stage types (MediaBatchCore's `StageList` is the one
+/// mediabatch runs), so a new stage is one type in one file and one line in that list.
+public protocol Stage: Sendable {
+    /// How pipeline files spell it: usually one spelling, plus presets (`stripLocation`).
+    static var syntax: [StageSyntax] { get }
+    /// Where a stage of this type may stand among the others.
+    static var placement: StagePlacement { get }
+    /// Its kind, as reports name the stage an item failed in.
+    static var name: StageName { get }
+    /// Where this stage may stand, given its options (by default its type's `placement`).
+    var placement: StagePlacement { get }
 
-/// One step of a pipeline with its typed options.
-public enum Stage: Equatable, Sendable {
-    case filter(Filter)
-    case decode(Decode)
-    /// Gives a video item a picture: one of its frames, for the image stages after it.
-    case poster(Poster)
-    /// Gives a video item web renditions: one per codec, re-encoded (or remuxed where it already fits).
-    case video(Video)
-    /// Fits each picture to a box.
-    case downsample(Downsample)
-    case transcode(Transcode)
-    /// One decode, many outputs: every size in every format.
-    case variants(Variants)
-    /// Removes metadata: the named groups, or all but what a keep-list names.
-    case stripMetadata(StripMetadata)
-    case write(Write)
+    /// Canonical text of its options: the same options give the same text whatever the file's
+    /// whitespace, key order or spelled-out defaults. The state database hashes it (with the
+    /// stages' own choice of where it counts) to tell which items a pipeline change affects.
+    var fingerprint: String { get }
+    /// What it does, in words, for `mediabatch validate`; nil: nothing worth a line.
+    func explanation(among stages: [any Stage]) -> String?
+    /// Checks that need the other stages, once every stage has been read: `index` is this
+    /// stage's place in the list, `reader` its object in the file, for messages.
+    func checkAmong(_ context: StageListContext, index: Int, at reader: JSONReader) throws
+    /// For `write`: refuses an output path template (at `reader`) that would give two of this
+    /// stage's outputs of an item one name; `posters`: the template names movies' posters.
+    /// `stage` is nil when the pipeline lacks this stage (a template may then not use what
+    /// only it fills in).
+    static func checkNames(_ template: PathTemplate, _ reader: JSONReader, posters: Bool, stage: Self?) throws
+}
 
-    public struct Filter: Equatable, Sendable {
-        public var match: MediaMatch
-        /// What happens to a Live Photo's movie that `match` does not select when its still is selected.
-        public var livePhotoVideo: LivePhotoVideo
+extension Stage {
+    public static var name: StageName { syntax[0].name }
+    public var name: StageName { Self.name }
+    public var placement: StagePlacement { Self.placement }
+    public func explanation(among stages: [any Stage]) -> String? { nil }
+    public func checkAmong(_ context: StageListContext, index: Int, at reader: JSONReader) throws {}
+    public static func checkNames(_ template: PathTemplate, _ reader: JSONReader, posters: Bool, stage: Self?) throws {}
+}
 
-        public init(match: MediaMatch, livePhotoVideo: LivePhotoVideo = Defaults.livePhotoVideo) {
-            self.match = match
-            self.livePhotoVideo = livePhotoVideo
-        }
+/// A stage's kind, as the pipeline file names it (`decode`) and the report says where an item
+/// failed. Each stage type declares its own (`StageName.decode` in `DecodeStage`'s file).
+public struct StageName: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
     }
 
-    public enum LivePhotoVideo: String, CaseIterable, Sendable {
-        /// The movie goes along, written next to its still's output under the same stem.
-        case keepWithStill
-        /// Only the still goes; the movie is filtered out.
-        case drop
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
     }
 
-    /// A camera RAW's picture: LibRaw's develop of the sensor data, or the JPEG preview the camera embedded.
-    public enum RawSource: String, CaseIterable, Codable, Sendable {
-        /// The preview where it is as large as every later stage needs, else a develop.
-        case auto
-        case develop
-        /// The preview, even smaller than asked (the report says by how much).
-        case preview
+    public var description: String { rawValue }
+}
+
+/// Where a stage may stand: the order rules `PipelineDecoder` checks, declared by each stage.
+public struct StagePlacement: Sendable {
+    public enum Rule: Sendable {
+        /// Another stage must come before it (`decode` before what shapes pictures); `why`
+        /// ends the message.
+        case after(StageName, why: String = "")
+        /// It must come before another stage, if that one is there (`filter` before `decode`).
+        case before(StageName)
+        /// No stage may follow one that is `last`.
+        case notAfterLast
+        /// It must come before every stage that shapes pictures: they shape what it makes.
+        case beforeShaping
     }
 
-    public struct Poster: Equatable, Sendable {
-        public var at: PosterTime
-        public var movie: PosterMovie
+    /// Checked in this order, which decides what is said of a stage that breaks several.
+    public var rules: [Rule] = [.notAfterLast]
+    /// Stages after it are refused (`write`).
+    public var isLast = false
+    /// It shapes pictures (`downsample`, `transcode`, `variants`).
+    public var shapesPictures = false
+    /// Stages it does the work of, which it cannot be combined with, and why.
+    public var replaces: (stages: [StageName], why: String)?
+    /// It has no effect without a `last` stage (one that writes).
+    public var needsLast = false
 
-        public init(at: PosterTime = Defaults.posterTime, movie: PosterMovie = Defaults.posterMovie) {
-            self.at = at
-            self.movie = movie
-        }
-    }
-
-    /// Whether a movie with a poster is written too.
-    public enum PosterMovie: String, CaseIterable, Codable, Sendable {
-        /// Its own output stays: the movie copied (location stripped as the pipeline says), or the
-        /// `video` stage's renditions.
-        case keep
-        /// The poster alone: a gallery's thumbnails, the movies served from where they are.
-        case drop
-    }
-
-    /// Which frame of a movie is its poster.
-    public enum PosterTime: Codable, Equatable, Hashable, Sendable {
-        /// The most representative keyframe of the first third (never black, faded or blurred);
-        /// a movie under 2 s, its sharpest frame.
-        case auto
-        /// Seconds from the start (past the end: the last frame).
-        case seconds(Double)
-        /// Percent of the duration, 0–100.
-        case percent(Double)
-    }
-
-    /// What `video` makes of each movie: one rendition per codec, all of the same size and rate.
-    public struct Video: Equatable, Sendable {
-        /// One per codec, in the order listed.
-        public var renditions: [Rendition]
-        /// The longest side's maximum; nil: the source's size. Never upscaled.
-        public var maxPixelSize: Int?
-        /// Frames per second at most: a faster movie drops frames to this rate.
-        public var maxFps: Int
-        public var reencode: Reencode
-
-        public init(renditions: [Rendition], maxPixelSize: Int? = nil, maxFps: Int = Defaults.maxFps,
-                    reencode: Reencode = Defaults.reencode) {
-            self.renditions = renditions
-            self.maxPixelSize = maxPixelSize
-            self.maxFps = maxFps
-            self.reencode = reencode
-        }
-    }
-
-    /// One web rendition of a movie.
-    public struct Rendition: Codable, Equatable, Hashable, Sendable {
-        public var codec: VideoCodec
-        /// The encoder's constant rate factor (lower is better and larger).
-        public var quality: Int
-        public var audio: VideoAudio
-        public var hdr: VideoHDR
-
-        public init(codec: VideoCodec, quality: Int? = nil, audio: VideoAudio? = nil, hdr: VideoHDR? = nil) {
-            self.codec = codec
-            self.quality = quality ?? Defaults.videoQuality(codec)
-            self.audio = audio ?? Defaults.videoAudio(codec)
-            self.hdr = hdr ?? Defaults.videoHDR(codec)
-        }
-    }
-
-    /// The sound of a rendition.
-    public enum VideoAudio: String, CaseIterable, Codable, Sendable {
-        case aac, opus
-        /// The source's audio packets as they are (where the container can hold them).
-        case copy
-        case none
-    }
-
-    /// A movie has no gain map to drop: its HDR is tone-mapped or kept.
-    public enum VideoHDR: String, CaseIterable, Codable, Sendable {
-        /// PQ and HLG to SDR BT.709.
-        case tonemap
-        /// 10-bit, the source's transfer and primaries signalled (HEVC, AV1).
-        case keep
-    }
-
-    public enum Reencode: String, CaseIterable, Codable, Sendable {
-        /// Streams that already fit (codec, size, rate, pixel format, upright) are copied, not re-encoded.
-        case needed
-        case always
-    }
-
-    public struct Decode: Equatable, Sendable {
-        /// An animation (GIF, WebP) keeps every frame, its delays and loop count where the output
-        /// format animates; false: its first frame alone.
-        public var animated: Bool
-        /// Where a camera RAW's picture comes from.
-        public var raw: RawSource
-
-        public init(animated: Bool = Defaults.animated, raw: RawSource = Defaults.rawSource) {
-            self.animated = animated
-            self.raw = raw
-        }
-    }
-
-    public struct Downsample: Equatable, Sendable {
-        /// `maxPixelSize` N is the box N × N.
-        public var box: Box
-        public var fit = Fit()
-
-        public init(box: Box, fit: Fit = Fit()) {
-            self.box = box
-            self.fit = fit
-        }
-    }
-
-    public struct Transcode: Equatable, Sendable {
-        /// Formats this stage applies to; nil means every image.
-        public var from: Set<MediaFormat>?
-        /// One of `MediaFormat.outputs`.
-        public var to: MediaFormat
-        public var quality: Int
-        /// The encoder's effort, for a format that has one (`MediaFormat.effort`).
-        public var effort: Int?
-        /// What becomes of a gain map (an HDR photo's): kept where the output format carries one.
-        public var hdr: HDR = Defaults.hdr
-
-        public func applies(to format: MediaFormat) -> Bool {
-            !format.isVideo && from?.contains(format) ?? true
-        }
-    }
-
-    public struct Variants: Equatable, Sendable {
-        /// Each variant's box, as listed; never upscaled.
-        public var sizes: [VariantSize]
-        /// Each one of `MediaFormat.outputs`.
-        public var formats: [MediaFormat]
-        /// The quality of each lossy format among `formats`.
-        public var quality: [MediaFormat: Int]
-        /// The effort of each format among `formats` that has one.
-        public var effort: [MediaFormat: Int]
-        public var placeholder: Placeholder?
-        /// What becomes of a gain map, in every variant.
-        public var hdr: HDR = Defaults.hdr
-        /// How every size is fitted to its box.
-        public var fit = Fit()
-    }
-
-    /// An HDR photo's gain map in the outputs of `transcode` and `variants`.
-    public enum HDR: String, CaseIterable, Codable, Sendable {
-        /// Written where the output format carries one (JPEG, as Ultra HDR), resized with the picture.
-        case keep
-        /// SDR only: smaller files.
-        case drop
-    }
-
-    /// A tiny preview of each item for the manifest, shown blurred while the real image loads.
-    public enum Placeholder: String, CaseIterable, Codable, Sendable {
-        case thumbhash
-    }
-
-    public enum StripMetadata: Codable, Equatable, Sendable {
-        /// Removes the named groups; what is not named stays. `stripLocation` is `[.location]`.
-        case remove(Set<MetadataGroup>)
-        /// Keeps only what is named; everything else goes, location always.
-        case keep(Set<KeptMetadata>)
-    }
-
-    public struct Write: Equatable, Sendable {
-        public var path: PathTemplate
-        /// Where a movie's poster goes (with a `poster` stage).
-        public var posterPath: PathTemplate
-    }
-
-    /// Stage kinds, in the order a pipeline lists them.
-    public enum Name: String, CaseIterable, Codable, Sendable {
-        case filter, decode, poster, video, downsample, transcode, variants, stripMetadata, write
-    }
-
-    /// How pipeline files spell stages: each kind by its name, plus presets (see `StageSyntax`).
-    public static var spellings: [(String, Name)] { StageSyntax.all.map { ($0.spelling, $0.name) } }
-
-    public var name: Name {
-        switch self {
-        case .filter: return .filter
-        case .decode: return .decode
-        case .poster: return .poster
-        case .video: return .video
-        case .downsample: return .downsample
-        case .transcode: return .transcode
-        case .variants: return .variants
-        case .stripMetadata: return .stripMetadata
-        case .write: return .write
-        }
+    public init(rules: [Rule] = [.notAfterLast], isLast: Bool = false, shapesPictures: Bool = false,
+                replaces: (stages: [StageName], why: String)? = nil, needsLast: Bool = false) {
+        self.rules = rules
+        self.isLast = isLast
+        self.shapesPictures = shapesPictures
+        self.replaces = replaces
+        self.needsLast = needsLast
     }
 }
 
-extension Stage.Variants {
-    /// What the stage makes, in words, for `mediabatch validate`.
-    public var explanation: String {
-        let formats = self.formats.map { format in
-            [format.rawValue] + [quality[format].map { "q\($0)" }, effort[format].map { "effort \($0)" }].compactMap { $0 }
-        }.map { $0.joined(separator: " ") }
-        let boxes = sizes.map(\.text).joined(separator: ", ")
-        let numbers = sizes.allSatisfy { if case .longestSide = $0 { true } else { false } }
-        let fitted = fit == Fit() && numbers ? " px on the longest side" : " px, \(fit.explanation)"
-        var text = "\(sizes.count) sizes × \(self.formats.count) formats = up to \(sizes.count * self.formats.count) outputs an image: "
-            + boxes + fitted + " (never upscaled: sizes that would give an image the same output collapse into one, under the "
-            + "smallest of them), each as " + formats.joined(separator: ", ") + "; one decode an image, sRGB, upright"
-        if let placeholder { text += "; placeholder \(placeholder.rawValue)" }
-        return text + "; " + hdr.explanation(formats: self.formats)
+/// What a stage's `checkAmong` sees of the pipeline: every stage read, and the input options
+/// that decide whether outputs can collide.
+public struct StageListContext {
+    public let stages: [any Stage]
+    public let rawJpegPairs: Pipeline.RawJpegPairs
+    let catalog: StageCatalog
+
+    public func first<S: Stage>(_ type: S.Type) -> S? {
+        stages.lazy.compactMap { $0 as? S }.first
+    }
+
+    /// Where the first stage of this kind stands, if the pipeline has one.
+    public func index(of name: StageName) -> Int? {
+        stages.firstIndex { $0.name == name }
+    }
+
+    /// Every stage type's `checkNames` on `template`, given the pipeline's own stage of that type where it has one.
+    public func checkNames(_ template: PathTemplate, _ reader: JSONReader, posters: Bool) throws {
+        for type in catalog.types { try type.checkNames(in: stages, template, reader, posters: posters) }
     }
 }
 
-extension Stage.Poster {
-    /// What the stage makes, in words, for `mediabatch validate`.
-    public var explanation: String {
-        let frame: String
-        switch at {
-        case .auto: frame = "the most representative keyframe of the first third (a movie under 2 s: its sharpest frame)"
-        case .seconds(let seconds): frame = "the frame at \(seconds) s (past the end: the last)"
-        case .percent(let percent): frame = "the frame at \(percent)% of the duration"
-        }
-        let own = movie == .drop ? "; the movie itself is not written" : ""
-        return "each movie's \(frame), upright, HDR tone-mapped to sRGB, through the image stages after it\(own)"
+extension Stage {
+    fileprivate static func checkNames(in stages: [any Stage], _ template: PathTemplate, _ reader: JSONReader, posters: Bool) throws {
+        try checkNames(template, reader, posters: posters, stage: stages.lazy.compactMap { $0 as? Self }.first)
     }
 }
 
-extension Stage.Video {
-    /// What the stage makes, in words, for `mediabatch validate`.
-    public var explanation: String {
-        let renditions = renditions.map { rendition in
-            "\(rendition.codec.rawValue) in \(rendition.codec.container.rawValue) (CRF \(rendition.quality), audio \(rendition.audio.rawValue), HDR "
-                + (rendition.hdr == .keep ? "kept as 10-bit" : "tone-mapped to SDR BT.709") + ")"
-        }
-        let size = maxPixelSize.map { "at most \($0) px on the longest side (never upscaled)" } ?? "at the movie's own size"
-        let copy = reencode == .needed ? "streams that already fit are copied" : "every stream re-encoded"
-        return "each movie as " + renditions.joined(separator: ", ") + ", \(size), at most \(maxFps) fps, upright, +faststart, "
-            + "location removed, date, camera and Live Photo identifier kept; \(copy)"
-    }
-}
+/// The stage types a pipeline file may name, in the order stages are listed in messages, the
+/// schema and `validate`.
+public struct StageCatalog: Sendable {
+    public let types: [any Stage.Type]
 
-extension Stage.Decode {
-    /// What the stage keeps of an animation and where a camera RAW's picture comes from, in
-    /// words, for `mediabatch validate`.
-    public var explanation: String {
-        let animation = animated ? "animated GIF and WebP keep every frame, delay and loop count in GIF and WebP; other formats get the first frame"
-            : "animations: the first frame only"
-        let camera = switch raw {
-        case .auto: "camera RAW: its embedded preview where it is as large as the later stages need, else developed by LibRaw"
-        case .develop: "camera RAW: developed by LibRaw (half-size where the later stages need at most half)"
-        case .preview: "camera RAW: its embedded preview, even where it is smaller than the later stages need"
-        }
-        return animation + "; " + camera
+    public init(_ types: [any Stage.Type]) {
+        self.types = types
     }
-}
 
-extension Stage.Downsample {
-    /// What the stage makes, in words, for `mediabatch validate`.
-    public var explanation: String {
-        let box = [box.width.map { "width \($0)" }, box.height.map { "height \($0)" }].compactMap { $0 }.joined(separator: " × ")
-        return "\(box) px, \(fit.explanation); never upscaled, upright"
+    /// Every spelling, in the order messages list them: each type's own, then its presets'.
+    var syntaxes: [StageSyntax] {
+        types.map { $0.syntax[0] } + types.flatMap { $0.syntax.dropFirst() }
     }
-}
 
-extension Fit {
-    /// The fit in words: `cover at attention`, `contain on white`.
-    var explanation: String {
-        switch mode {
-        case .inside: return "inside: aspect ratio kept"
-        case .outside: return "outside: aspect ratio kept, covering the box"
-        case .fill: return "fill: stretched to the box"
-        case .cover:
-            switch position {
-            case .gravity(let gravity): return "cover: cut to the box at \(gravity.rawValue)"
-            case .interesting(let interest): return "cover: cut to the box where libvips' smartcrop finds \(interest.rawValue)"
-            case .focus(let x, let y): return "cover: cut to the box around the focus \(x), \(y)"
-            }
-        case .contain:
-            let on = background.map { "rgba \($0.red), \($0.green), \($0.blue), \($0.alpha)" } ?? "white, or transparent where the format has alpha"
-            return "contain: padded to the box with \(on)"
-        }
-    }
-}
-
-extension Stage.Transcode {
-    /// What the stage makes, in words, for `mediabatch validate`.
-    public var explanation: String {
-        let from = self.from.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? "every image"
-        let effort = self.effort.map { " effort \($0)" } ?? ""
-        return "\(from) → \(to.rawValue) q\(quality)\(effort), sRGB; " + hdr.explanation(formats: [to])
-    }
-}
-
-extension Stage.HDR {
-    /// What becomes of an HDR photo's gain map in `formats`.
-    func explanation(formats: [MediaFormat]) -> String {
-        let carrying = formats.filter(\.carriesGainMap).map(\.rawValue)
-        switch self {
-        case .drop: return "gain maps dropped (SDR only)"
-        case .keep where carrying.isEmpty: return "gain maps dropped: \(formats.map(\.rawValue).joined(separator: ", ")) carries none"
-        case .keep: return "gain maps kept in \(carrying.joined(separator: ", ")) (Ultra HDR), resized with the picture"
-        }
+    func type(named name: StageName) -> (any Stage.Type)? {
+        types.first { $0.name == name }
     }
 }

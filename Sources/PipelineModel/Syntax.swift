@@ -4,43 +4,49 @@ import Foundation
 /// accepts. The decoder reads every value through one of these and `PipelineSchema` prints their
 /// schemas, so the two cannot disagree. A schema may accept more than `read` only where the reason
 /// is beyond JSON Schema (a date like 31 February, a size that rounds to 0 bytes).
-struct ValueSyntax<Value> {
-    let schema: JSONValue
-    let read: (JSONReader) throws -> Value
+public struct ValueSyntax<Value> {
+    public let schema: JSONValue
+    public let read: (JSONReader) throws -> Value
     /// How a default of this type is written in the schema; nil where no default is ever given.
-    var json: ((Value) -> JSONValue)?
+    public var json: ((Value) -> JSONValue)?
 
     /// The same JSON read into another type (a filter condition from its operand, say).
-    func map<Other>(_ transform: @escaping (Value) throws -> Other) -> ValueSyntax<Other> {
+    public init(schema: JSONValue, read: @escaping (JSONReader) throws -> Value, json: ((Value) -> JSONValue)?) {
+        self.schema = schema
+        self.read = read
+        self.json = json
+    }
+
+    public func map<Other>(_ transform: @escaping (Value) throws -> Other) -> ValueSyntax<Other> {
         let read = self.read
         return ValueSyntax<Other>(schema: schema, read: { try transform(read($0)) }, json: nil)
     }
 }
 
 extension ValueSyntax where Value == Int {
-    static let positiveInteger = ValueSyntax(
+    public static let positiveInteger = ValueSyntax(
         schema: ["type": "integer", "minimum": 1, "maximum": .number(Double(Int32.max))],
         read: { try $0.positiveInteger() }, json: { .number(Double($0)) })
 
-    static func integer(in range: ClosedRange<Int>) -> ValueSyntax {
+    public static func integer(in range: ClosedRange<Int>) -> ValueSyntax {
         ValueSyntax(schema: ["type": "integer", "minimum": .number(Double(range.lowerBound)), "maximum": .number(Double(range.upperBound))],
                     read: { try $0.integer(in: range) }, json: { .number(Double($0)) })
     }
 }
 
 extension ValueSyntax where Value == Bool {
-    static let boolean = ValueSyntax(schema: ["type": "boolean"], read: { try $0.boolean() }, json: { .bool($0) })
+    public static let boolean = ValueSyntax(schema: ["type": "boolean"], read: { try $0.boolean() }, json: { .bool($0) })
 }
 
 extension ValueSyntax where Value == String {
-    static let string = ValueSyntax(schema: ["type": "string"], read: { try $0.string() }, json: { .string($0) })
-    static let nonEmptyString = ValueSyntax(schema: ["type": "string", "minLength": 1], read: { try $0.nonEmptyString() },
+    public static let string = ValueSyntax(schema: ["type": "string"], read: { try $0.string() }, json: { .string($0) })
+    public static let nonEmptyString = ValueSyntax(schema: ["type": "string", "minLength": 1], read: { try $0.nonEmptyString() },
                                             json: { .string($0) })
 }
 
 extension ValueSyntax where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
     /// One of the type's cases by its raw value; `what` names it in messages ("an output format").
-    static func choice(_ what: String, from cases: [Value] = Array(Value.allCases)) -> ValueSyntax {
+    public static func choice(_ what: String, from cases: [Value] = Array(Value.allCases)) -> ValueSyntax {
         ValueSyntax(schema: ["type": "string", "enum": .array(cases.map { .string($0.rawValue) })],
                     read: { try $0.oneOf(what, cases.map { ($0.rawValue, $0) }) }, json: { .string($0.rawValue) })
     }
@@ -50,7 +56,7 @@ extension ValueSyntax {
     /// A string matching `pattern` (the schema's `pattern`, an ECMA-262 and ICU regular expression
     /// both), then `parse`d; nil from `parse` is refused too. Reading goes through the pattern first,
     /// so the schema accepts everything `read` does.
-    static func text(_ pattern: String, expected: String, _ parse: @escaping (String) -> Value?) -> ValueSyntax {
+    public static func text(_ pattern: String, expected: String, _ parse: @escaping (String) -> Value?) -> ValueSyntax {
         let expression = try! NSRegularExpression(pattern: pattern)
         return ValueSyntax(schema: ["type": "string", "pattern": .string(pattern)], read: { reader in
             guard case .string(let text) = reader.value,
@@ -63,7 +69,7 @@ extension ValueSyntax {
 
     /// A number read by `number`, or a string read by `text` (a size: `1073741824` or `"1GiB"`);
     /// anything else is refused with `expected`.
-    static func number(_ number: ValueSyntax, orText text: ValueSyntax, expected: String) -> ValueSyntax {
+    public static func number(_ number: ValueSyntax, orText text: ValueSyntax, expected: String) -> ValueSyntax {
         ValueSyntax(schema: ["anyOf": [number.schema, text.schema]], read: { reader in
             switch reader.value {
             case .number: return try number.read(reader)
@@ -74,7 +80,7 @@ extension ValueSyntax {
     }
 
     /// A JSON array of these values; `minItems` 1 refuses an empty one with `empty` as the message.
-    func list(minItems: Int = 0, empty: String = "") -> ValueSyntax<[Value]> {
+    public func list(minItems: Int = 0, empty: String = "") -> ValueSyntax<[Value]> {
         let read = self.read
         var schema: JSONValue = ["type": "array", "items": self.schema]
         if minItems > 0 { schema = schema.merging(["minItems": .number(Double(minItems))]) }
@@ -88,7 +94,7 @@ extension ValueSyntax {
 
     /// A JSON array (non-empty unless `allowingEmpty`) whose values each appear once; a repeated
     /// one is refused where it stands.
-    func distinctList(of what: String, allowingEmpty: Bool = false) -> ValueSyntax<[Value]> where Value: Equatable {
+    public func distinctList(of what: String, allowingEmpty: Bool = false) -> ValueSyntax<[Value]> where Value: Equatable {
         let read = self.read
         let schema: JSONValue = ["type": "array", "items": self.schema, "minItems": allowingEmpty ? 0 : 1, "uniqueItems": true]
         return ValueSyntax<[Value]>(schema: schema, read: { reader in
@@ -104,7 +110,7 @@ extension ValueSyntax {
     }
 
     /// One of these values, or an array of distinct ones (`"h264"` or `["av1", "h264"]`).
-    func oneOrDistinct(of what: String) -> ValueSyntax<[Value]> where Value: Equatable {
+    public func oneOrDistinct(of what: String) -> ValueSyntax<[Value]> where Value: Equatable {
         let list = distinctList(of: what)
         let read = self.read, json = self.json
         return ValueSyntax<[Value]>(schema: ["anyOf": [schema, list.schema]], read: { reader in
@@ -114,7 +120,7 @@ extension ValueSyntax {
     }
 
     /// One of these values, or an array of them (`"heic"` or `["heic", "avif"]`).
-    func oneOrMore(minItems: Int = 0, empty: String = "") -> ValueSyntax<[Value]> {
+    public func oneOrMore(minItems: Int = 0, empty: String = "") -> ValueSyntax<[Value]> {
         let list = self.list(minItems: minItems, empty: empty)
         let read = self.read
         return ValueSyntax<[Value]>(schema: ["anyOf": [schema, list.schema]], read: { reader in
@@ -127,8 +133,8 @@ extension ValueSyntax {
 
 /// One key of a pipeline object: its name, its value's syntax, whether it is required or what it
 /// defaults to, and what it means. The decoder reads the key through it; the schema lists it.
-struct Key<Value> {
-    enum Fallback {
+public struct Key<Value> {
+    public enum Fallback {
         case required
         /// Absent means this value (one of `Defaults`).
         case value(Value)
@@ -136,12 +142,12 @@ struct Key<Value> {
         case noDefault
     }
 
-    let name: String
-    let syntax: ValueSyntax<Value>
-    let fallback: Fallback
-    let help: String
+    public let name: String
+    public let syntax: ValueSyntax<Value>
+    public let fallback: Fallback
+    public let help: String
 
-    init(_ name: String, _ syntax: ValueSyntax<Value>, _ fallback: Fallback, _ help: String) {
+    public init(_ name: String, _ syntax: ValueSyntax<Value>, _ fallback: Fallback, _ help: String) {
         self.name = name
         self.syntax = syntax
         self.fallback = fallback
@@ -149,7 +155,7 @@ struct Key<Value> {
     }
 
     /// The key as the schema describes it.
-    var described: DescribedKey {
+    public var described: DescribedKey {
         var annotations: [String: JSONValue] = ["description": .string(help)]
         if case .value(let value) = fallback, let json = syntax.json { annotations["default"] = json(value) }
         if case .required = fallback {
@@ -160,14 +166,20 @@ struct Key<Value> {
 }
 
 /// A key stripped of its Swift type: what an object's schema is made of.
-struct DescribedKey {
-    let name: String
-    let required: Bool
-    let schema: JSONValue
+public struct DescribedKey: Sendable {
+    public let name: String
+    public let required: Bool
+    public let schema: JSONValue
+
+    public init(name: String, required: Bool, schema: JSONValue) {
+        self.name = name
+        self.required = required
+        self.schema = schema
+    }
 }
 
 /// The schema of a JSON object with exactly these keys.
-func objectSchema(_ keys: [DescribedKey], description: String? = nil, extra: [String: JSONValue] = [:]) -> JSONValue {
+public func objectSchema(_ keys: [DescribedKey], description: String? = nil, extra: [String: JSONValue] = [:]) -> JSONValue {
     var schema: [String: JSONValue] = [
         "type": "object",
         "properties": .object(Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0.schema) })),
@@ -181,7 +193,7 @@ func objectSchema(_ keys: [DescribedKey], description: String? = nil, extra: [St
 
 extension ObjectReader {
     /// A required key's value, or a defaulted key's value or default.
-    func value<Value>(_ key: Key<Value>) throws -> Value {
+    public func value<Value>(_ key: Key<Value>) throws -> Value {
         if case .value(let fallback) = key.fallback {
             return try optional(key.name).map(key.syntax.read) ?? fallback
         }
@@ -191,7 +203,7 @@ extension ObjectReader {
     }
 
     /// The value of a key without a default, nil when absent.
-    func optionalValue<Value>(_ key: Key<Value>) throws -> Value? {
+    public func optionalValue<Value>(_ key: Key<Value>) throws -> Value? {
         try optional(key.name).map(key.syntax.read)
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaBatchCore
 import PipelineModel
 
 struct SchemaCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaBatchCore
 import PipelineModel
 
 struct ValidateCommand: ParsableCommand {
@@ -13,15 +14,11 @@ struct ValidateCommand: ParsableCommand {
         let loaded = try file.load()
         let stages = loaded.stages.map(\.name.rawValue).joined(separator: ", ")
         print("\(file.pipeline): valid (version \(loaded.version), \(loaded.stages.count) stages: \(stages))")
-        for case .decode(let decode) in loaded.stages { print("  decode: \(decode.explanation)") }
-        for case .poster(let poster) in loaded.stages { print("  poster: \(poster.explanation)") }
-        for case .video(let video) in loaded.stages { print("  video: \(video.explanation)") }
-        for case .downsample(let downsample) in loaded.stages { print("  downsample: \(downsample.explanation)") }
-        for case .transcode(let transcode) in loaded.stages { print("  transcode: \(transcode.explanation)") }
-        for case .variants(let variants) in loaded.stages { print("  variants: \(variants.explanation)") }
-        let posters = loaded.stages.contains { $0.name == .poster }
-        for case .write(let write) in loaded.stages {
-            print("  write: \(write.path.text)" + (posters ? ", posters at \(write.posterPath.text)" : ""))
+        // A line for each stage that has something to say, in the stage list's order.
+        for type in StageList.catalog.types {
+            for stage in loaded.stages where stage.name == type.name {
+                if let explanation = stage.explanation(among: loaded.stages) { print("  \(stage.name): \(explanation)") }
+            }
         }
         if let manifest = loaded.output.manifest { print("  manifest: \(manifest), under the output root") }
     }

@@ -1,5 +1,6 @@
 import LibAVKit
 import Foundation
+import MediaTestSupport
 import TestSupport
 import VipsKit
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LibRawKit
+import MediaTestSupport
 import TestSupport
 @testable import VipsKit
 import XCTest

@@ -29,6 +29,9 @@ public enum Fixtures {
         return path
     }
 
+    /// The content identifier that pairs the sample Live Photo's halves, `livephoto/train.jpg` and `train.mov`.
+    public static let livePhotoIdentifier = "E905E6C6-C747-4805-942F-9904A0281F02"
+
     public static func sample(_ relativePath: String) -> String {
         samples.appendingPathComponent(relativePath).path
     }

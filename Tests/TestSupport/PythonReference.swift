@@ -35,4 +35,8 @@ public enum PythonReference {
 public struct PythonReferenceError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
 }

@@ -62,19 +62,40 @@ final class TidyTests: XCTestCase {
         XCTAssertGreaterThan(Self.files.flatMap { Self.functions(in: $0.lines) }.count, 500, "the scan finds functions")
     }
 
-    /// Each module has its test target, and each stage its test file.
+    /// Each module has its test target, and each stage in `StageList` its file and its test file.
     func testTestsMirrorModulesAndStages() throws {
         let tests = Fixtures.repositoryRoot.appendingPathComponent("Tests")
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { !$0.hasPrefix("C") }
         for module in modules {
             XCTAssertTrue(FileManager.default.fileExists(atPath: tests.appendingPathComponent("\(module)Tests").path), module)
         }
-        let stages = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("MediaBatchCore/Stages").path)
-            .filter { $0.hasSuffix("Stage.swift") && $0 != "PipelineStage.swift" }
-        XCTAssertEqual(stages.count, 9)
+        let list = try String(contentsOf: Self.sources.appendingPathComponent("MediaBatchCore/Stages/StageList.swift"), encoding: .utf8)
+        let stages = try NSRegularExpression(pattern: #"(\w+Stage)\.self"#).matches(in: list, range: NSRange(list.startIndex..., in: list))
+            .map { String(list[Range($0.range(at: 1), in: list)!]) }
+        XCTAssertGreaterThanOrEqual(stages.count, 9, "the scan finds the stage list")
         for stage in stages {
-            let test = "MediaBatchCoreTests/" + stage.replacingOccurrences(of: ".swift", with: "Tests.swift")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: tests.appendingPathComponent(test).path), test)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent("MediaBatchCore/Stages/\(stage).swift").path), stage)
+            let testFiles = ["MediaBatchCoreTests", "PipelineTests"].map { tests.appendingPathComponent("\($0)/Stages/\(stage)Tests.swift").path }
+            XCTAssertTrue(testFiles.contains(where: FileManager.default.fileExists), "\(stage) has no test file")
+        }
+    }
+
+    /// A test file sits where the source file it covers sits: `Tests/MediaBatchCoreTests/Run/RunLedgerTests.swift`
+    /// (and, for whole pipelines, `Tests/PipelineTests/Run/RunLedgerTests.swift`) for `Sources/MediaBatchCore/Run/RunLedger.swift`.
+    func testTestFilesMirrorTheirSources() throws {
+        let tests = Fixtures.repositoryRoot.appendingPathComponent("Tests")
+        // Tests of what several files do together, named after what they check.
+        let together: Set = ["CameraVideoTests.swift", "LivePhotoPairingTests.swift", "ReportFormatsTests.swift", "FitSyntaxTests.swift",
+                             "StageSchemaTests.swift", "PipelineFuzzFindingsTests.swift"]
+        for target in ["MediaBatchCoreTests", "PipelineTests"] {
+            let folder = tests.appendingPathComponent(target)
+            for path in FileManager.default.enumerator(atPath: folder.path)!.compactMap({ $0 as? String }) where path.hasSuffix("Tests.swift") {
+                let name = (path as NSString).lastPathComponent
+                guard !together.contains(name) else { continue }
+                let source = "MediaBatchCore/" + path.replacingOccurrences(of: "Tests.swift", with: ".swift")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent(source).path),
+                              "\(target)/\(path) covers no Sources/\(source)")
+            }
         }
     }
 

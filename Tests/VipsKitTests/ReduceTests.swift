@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import TestSupport
 @testable import VipsKit
 import XCTest

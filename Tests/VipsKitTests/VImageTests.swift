@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import MediaTestSupport
 import TestSupport
 @testable import VipsKit
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import MediaBatchCore
 import PipelineModel
+import MediaTestSupport
 import TestSupport
 @testable import VipsKit
 import XCTest

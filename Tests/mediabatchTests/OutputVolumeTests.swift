@@ -1,5 +1,6 @@
 import Foundation
 import MediaBatchCore
+import MediaTestSupport
 import TestSupport
 import XCTest
 

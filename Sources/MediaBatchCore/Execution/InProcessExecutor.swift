@@ -6,20 +6,22 @@ import VipsKit
 /// Runs one pipeline's stages on one item at a time, in this process: the run's own executor for
 /// trusted input, and what each worker process runs for untrusted input.
 final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
-    private let stages: [PipelineStage]
+    private let stages: [any PipelineStage]
+    private let environment: RunEnvironment
     /// In the run's own process, the context a header phase built is kept for the item's pixel
     /// phase. A worker process answers each request afresh, so it keeps none.
     private let keepsContexts: Bool
     private let lock = NSLock()
     private var contexts: [String: ItemContext] = [:]
 
-    init(stages: [PipelineStage], keepsContexts: Bool) {
+    init(stages: [any PipelineStage], environment: RunEnvironment, keepsContexts: Bool) {
         self.stages = stages
+        self.environment = environment
         self.keepsContexts = keepsContexts
     }
 
     func header(_ job: ItemJob) -> HeaderVerdict {
-        let context = ItemContext(job)
+        let context = ItemContext(job, environment)
         var verdict = HeaderVerdict(kinds: MediaKind.allCases.filter(context.facts.kinds.contains),
                                     contentIdentifier: try? context.header.get().contentIdentifier,
                                     caption: context.metadata?.caption)
@@ -45,7 +47,7 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
         if let kept = take(job) {
             context = kept
         } else {
-            context = ItemContext(job)
+            context = ItemContext(job, environment)
             do {
                 try check(context)
             } catch {
@@ -109,7 +111,7 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
         return contexts.removeValue(forKey: job.input.relativePath)
     }
 
-    private func itemError(_ error: Error, _ context: ItemContext, _ stage: PipelineStage) -> ItemError {
+    private func itemError(_ error: Error, _ context: ItemContext, _ stage: any PipelineStage) -> ItemError {
         let failure = error as? StageFailure ?? StageFailure(.decodeFailed, "\(error)")
         return ItemError(code: failure.code, message: failure.message, item: context.input.relativePath, stage: stage.name)
     }

@@ -36,7 +36,7 @@ public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConver
     public let message: String
     /// The input, relative to the input root.
     public let item: String
-    public let stage: Stage.Name
+    public let stage: StageName
 
     public var description: String { "\(item): \(stage.rawValue): \(message) [\(code.rawValue)]" }
 }

@@ -107,7 +107,7 @@ enum WorkerFault: Error {
     case timedOut
     case unusable(String)
 
-    func itemError(_ job: ItemJob, stage: Stage.Name, timeout: Int) -> ItemError {
+    func itemError(_ job: ItemJob, stage: StageName, timeout: Int) -> ItemError {
         let item = job.input.relativePath
         switch self {
         case .died(let how):

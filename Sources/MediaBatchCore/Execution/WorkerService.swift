@@ -41,9 +41,10 @@ public enum WorkerService {
         do {
             let pipeline = try Pipeline.decode(setup.pipelineDocument, baseDirectory: URL(fileURLWithPath: setup.pipelineFolder))
             try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: true)
+            let stages = StageList.runnable(pipeline)
             let environment = RunEnvironment(outputRoot: URL(fileURLWithPath: setup.outputRoot),
-                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits)
-            return InProcessExecutor(stages: StageFactory.make(pipeline.stages, environment), keepsContexts: false)
+                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits, stages: stages)
+            return InProcessExecutor(stages: stages, environment: environment, keepsContexts: false)
         } catch {
             fail("cannot set up: \(error)")
         }

@@ -10,6 +10,8 @@ import VipsKit
 /// item's `ItemPlan`, and `write` makes the plan's outputs from it.
 final class ItemContext {
     let input: InputItem
+    /// The run's limits and folders.
+    let environment: RunEnvironment
     /// Sniffed from the file's bytes.
     let format: MediaFormat
     let bytesIn: Int
@@ -30,8 +32,9 @@ final class ItemContext {
     /// What the filter decides on, classified from the header.
     private(set) lazy var facts: MediaFacts = MediaClassifier.facts(of: input, format: format, header: try? header.get())
 
-    init(_ job: ItemJob) {
+    init(_ job: ItemJob, _ environment: RunEnvironment) {
         input = job.input
+        self.environment = environment
         format = job.format
         bytesIn = job.bytesIn
         listedModified = job.listedModified
@@ -64,36 +67,10 @@ final class ItemContext {
         return cutOff
     }
 
-    /// A movie's frames as shown (its display matrix applied); nil for a still.
-    var videoFrame: PixelSize? {
-        guard case .video(let probe, _)? = try? header.get().content, let width = probe.width, let height = probe.height,
-              width > 0, height > 0 else { return nil }
-        let turned = probe.rotationClockwise == 90 || probe.rotationClockwise == 270
-        return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
-    }
-
-    /// The codec of a movie's first video stream (libavcodec's name: "h264", "hevc"…).
-    var videoCodec: String? {
+    /// A movie's probe; nil for a still, or a movie whose header cannot be read.
+    var video: VideoProbe? {
         guard case .video(let probe, _)? = try? header.get().content else { return nil }
-        return probe.streams.first { $0.kind == "video" }?.codec
-    }
-
-    /// A movie's streams, as "video h264", "audio aac"; empty for a still.
-    var movieStreams: [String] {
-        guard case .video(let probe, _)? = try? header.get().content else { return [] }
-        return probe.streams.map { "\($0.kind) \($0.codec)" }
-    }
-
-    /// A movie's frames per second, from its header.
-    var videoFramesPerSecond: Double? {
-        guard case .video(let probe, _)? = try? header.get().content else { return nil }
-        return probe.framesPerSecond
-    }
-
-    /// A movie's size as shown, length and codec; nil for a still or a movie without a video stream.
-    var movieFacts: MovieFacts? {
-        guard case .video(let probe, _)? = try? header.get().content, let frame = videoFrame else { return nil }
-        return MovieFacts(size: frame, seconds: probe.durationSeconds, codec: videoCodec)
+        return probe
     }
 
     /// The file's primary picture as its header describes it (a RAW's: a full develop, which
@@ -112,7 +89,7 @@ final class ItemContext {
         return Picture.Source(stored: PixelSize(width: image.width, height: image.height), orientation: image.orientation,
                               needsConversion: image.isCMYK || profile.map { !ICCProfile.isSRGB($0) } ?? false,
                               hasProfile: profile != nil, gainMap: structure.gainMap,
-                              heif: format == .heic ? HEIFDecoding.choose(path: input.path) : nil,
+                              decoder: format == .heic ? .heif(HEIFDecoding.choose(path: input.path)) : .libvips,
                               frames: animation ? image.pageCount : 1, frameDelays: animation ? image.frameDelays : [])
     }()
 }
@@ -140,4 +117,28 @@ extension ItemContext {
 /// What a header stage throws when the item is not for this pipeline: skipped, not failed.
 struct ItemSkipped: Error {
     let reason: String
+}
+
+extension VideoProbe {
+    /// Its frames as shown (the display matrix applied); nil without a video stream.
+    var shownFrame: PixelSize? {
+        guard let width, let height, width > 0, height > 0 else { return nil }
+        let turned = rotationClockwise == 90 || rotationClockwise == 270
+        return turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
+
+    /// The codec of its first video stream (libavcodec's name: "h264", "hevc"…).
+    var videoCodec: String? {
+        streams.first { $0.kind == "video" }?.codec
+    }
+
+    /// Its streams, as "video h264", "audio aac".
+    var streamNames: [String] {
+        streams.map { "\($0.kind) \($0.codec)" }
+    }
+
+    /// Its size as shown, length and codec; nil without a video stream.
+    var facts: MovieFacts? {
+        shownFrame.map { MovieFacts(size: $0, seconds: durationSeconds, codec: videoCodec) }
+    }
 }

@@ -15,9 +15,9 @@ struct ItemPlan: Codable, Equatable, Sendable {
     var upright: PixelSize?
     /// What `stripMetadata` asked, in pipeline order: applied to every copy of every block of
     /// every output (a movie's: its location).
-    var metadataEdits: [Stage.StripMetadata] = []
+    var metadataEdits: [MetadataEdit] = []
     /// Set by `variants`: a preview of the item for the manifest, made from its smallest variant.
-    var placeholder: Stage.Placeholder?
+    var placeholder: VariantsStage.Placeholder?
     /// Set by `video`: how much longer than `limits.timeout` the item may take, for encoding its renditions.
     var encodingSeconds = 0
 
@@ -32,7 +32,11 @@ struct ItemPlan: Codable, Equatable, Sendable {
 
     /// Every output's picture through `transform` (outputs without one, movies', stay as they are).
     mutating func mapPictures(_ transform: (Picture) -> Picture) {
-        for index in outputs.indices { outputs[index].picture = outputs[index].picture.map(transform) }
+        mapOutputs { $0.mapPicture(transform) }
+    }
+
+    mutating func mapOutputs(_ transform: (inout PlannedOutput) -> Void) {
+        for index in outputs.indices { transform(&outputs[index]) }
     }
 }
 
@@ -42,42 +46,108 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var quality: Int
     /// For the encoders with an effort worth choosing (WebP, AVIF, JPEG XL).
     var effort: Int?
-    /// Set by `poster`: a movie's frame at this time (the output goes to `write.posterPath`).
-    var poster: Stage.PosterTime?
-    /// Set by `decode` on a movie's own output: what a `<video>` element needs of it (a
-    /// rendition's: its own size and codec).
-    var movie: MovieFacts?
-    /// Set by `video`: the output is this rendition of the movie, encoded (or remuxed) by `write`.
-    var rendition: VideoRendition?
+    /// What the file holds.
+    var content: Content
     /// Relative to the output root; nil until `write` places it (without a `write`, no output).
     var path: String?
     /// Set by `variants`: the size as listed and the exact pixels the output will have.
     var variant: Variant?
-    /// Set by `decode` for an image: the picture as the stages shaped it. Nil for a movie, and
-    /// for an image no `decode` opened: it is copied, its metadata edited.
-    var picture: Picture?
     /// Set by the header phase when an earlier run wrote this very output from the same recipe
     /// and it is still as written: `write` leaves it alone.
     var reused = false
     /// Set by `write` when the picture's gain map was to go in and could not be read.
     var gainMapLeftOut = false
 
+    /// What an output is made of: exactly one of these.
+    enum Content: Codable, Equatable, Sendable {
+        /// The input's own bytes, its metadata edited: an image no `decode` opened, or a movie
+        /// (with what a `<video>` element needs of it, once `decode` has read its header).
+        case original(movie: MovieFacts?)
+        /// The input's primary picture as the stages shaped it (an image's; set by `decode`).
+        case picture(Picture)
+        /// A movie's frame as the stages shaped it (set by `poster`): goes to `write.posterPath`.
+        case poster(Picture)
+        /// A web rendition of the movie, encoded (or remuxed) by `write` (set by `video`).
+        case rendition(VideoRendition, movie: MovieFacts)
+    }
+
+    init(format: MediaFormat, quality: Int, effort: Int?, content: Content = .original(movie: nil), variant: Variant? = nil) {
+        self.format = format
+        self.quality = quality
+        self.effort = effort
+        self.content = content
+        self.variant = variant
+    }
+
     struct Variant: Codable, Hashable, Sendable {
         let size: VariantSize
         let pixels: PixelSize
+    }
+
+    /// The picture it encodes: an image's, or a movie's poster frame; nil for the others.
+    var picture: Picture? {
+        switch content {
+        case .picture(let picture), .poster(let picture): return picture
+        case .original, .rendition: return nil
+        }
+    }
+
+    /// Its picture through `transform`, as picture or poster as it was (the others stay).
+    mutating func mapPicture(_ transform: (Picture) -> Picture) {
+        switch content {
+        case .picture(let picture): content = .picture(transform(picture))
+        case .poster(let picture): content = .poster(transform(picture))
+        case .original, .rendition: break
+        }
+    }
+
+    /// A movie output's size, length and codec: the movie's own, or a rendition's.
+    var movie: MovieFacts? {
+        get {
+            switch content {
+            case .original(let movie): return movie
+            case .rendition(_, let movie): return movie
+            case .picture, .poster: return nil
+            }
+        }
+        set {
+            switch content {
+            case .original: content = .original(movie: newValue)
+            case .rendition(let rendition, _): if let newValue { content = .rendition(rendition, movie: newValue) }
+            case .picture, .poster: break
+            }
+        }
+    }
+
+    var rendition: VideoRendition? {
+        if case .rendition(let rendition, _) = content { return rendition }
+        return nil
+    }
+
+    /// The frame a poster is, for its spec and its path.
+    var posterTime: PosterStage.Time? {
+        guard case .poster(let picture) = content, case .movieFrame(let time) = picture.source.decoder else { return nil }
+        return time
     }
 
     /// Whether `write` copies the input's coded bytes (their metadata edited) rather than
     /// encoding pixels: a movie, an image no stage decoded, or one whose picture no stage changed
     /// in its own format.
     func isCopy(of format: MediaFormat) -> Bool {
-        rendition == nil && (picture.map { $0.isUntouched && self.format == format } ?? true)
+        switch content {
+        case .original: return true
+        case .rendition: return false
+        case .picture(let picture), .poster(let picture): return picture.isUntouched && self.format == format
+        }
     }
 
     /// What the output is to a video item: its poster, or the movie itself; nil for a still's.
     var role: OutputRole? {
-        if poster != nil { return .poster }
-        return picture == nil && format.isVideo ? .video : nil
+        switch content {
+        case .poster: return .poster
+        case .original, .rendition: return format.isVideo ? .video : nil
+        case .picture: return nil
+        }
     }
 
     /// The picture's gain map goes in (an HDR photo, in a format that carries one).
@@ -104,24 +174,24 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     /// What shapes this output beyond what every output of the item shares, for the state
     /// database: an output is reused only when this and the shared recipe are unchanged.
     var spec: String {
+        // A rendition is made by the video stage alone: its settings are all of its recipe but the input.
+        if let rendition { return "\(format.rawValue) rendition \(rendition.fingerprint)" }
         let variantPart = variant.map { " size \($0.size.text) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
         let copyPart = picture?.isUntouched == false ? "" : " copy"
         let gainMapPart = plansGainMap ? " gain map" : ""
         let framingPart = picture?.framing.map { " " + $0.spec(alpha: format.row.encoder?.codec.keepsAlpha == true) } ?? ""
         // A poster's picture is made by stages that leave the movie's own output alone: its size is its own.
-        let posterPart = poster.map { " poster \($0.fingerprint) \(picture?.size.width ?? 0)x\(picture?.size.height ?? 0)" } ?? ""
-        // A rendition is made by the video stage alone: its settings are all of its recipe but the input.
-        if let rendition { return "\(format.rawValue) rendition \(rendition.fingerprint)" }
+        let posterPart = posterTime.map { " poster \($0.fingerprint) \(picture?.size.width ?? 0)x\(picture?.size.height ?? 0)" } ?? ""
         return "\(format.rawValue) q\(quality)\(effort.map { " effort \($0)" } ?? "")\(variantPart)\(copyPart)\(gainMapPart)\(framingPart)\(posterPart)"
     }
 }
 
 /// One web rendition of a movie, as `video` planned it.
 struct VideoRendition: Codable, Equatable, Sendable {
-    let rendition: Stage.Rendition
+    let rendition: VideoStage.Rendition
     let maxPixelSize: Int?
     let maxFps: Int
-    let reencode: Stage.Reencode
+    let reencode: VideoStage.Reencode
 
     var fingerprint: String {
         "\(rendition.fingerprint),maxPixelSize=\(maxPixelSize.map(String.init) ?? "*"),maxFps=\(maxFps),reencode=\(reencode.rawValue)"

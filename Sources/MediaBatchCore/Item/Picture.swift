@@ -26,15 +26,38 @@ struct Picture: Codable, Hashable, Sendable {
         /// An HDR photo's gain map, as the header names it (`write` reads it, or leaves it out
         /// with the reason when it is one mediabatch does not read).
         var gainMap: GainMapKind? = nil
-        /// A camera RAW's: where its picture comes from (set by `decode`).
-        var raw: RawDecoding? = nil
-        /// A HEIC's: libavcodec or libheif, as its header decided (set by `decode`).
-        var heif: HEIFDecoding? = nil
-        /// A movie's frame at this time, not a still's image (see `PosterStage`).
-        var poster: Stage.PosterTime? = nil
+        /// What decodes it.
+        var decoder = Decoder.libvips
         /// An animation's frames (GIF, WebP) and each one's delay in milliseconds; 1 and none for a still.
         var frames = 1
         var frameDelays: [Int] = []
+
+        /// What makes the picture from the file (see `PictureRenderer.decodedSource`).
+        enum Decoder: Codable, Hashable, Sendable {
+            /// libvips, shrinking on load where the format allows.
+            case libvips
+            /// A HEIC's: libavcodec through mediabatch's own loader, or libheif through libvips, as
+            /// its header decided.
+            case heif(HEIFDecoding)
+            /// A camera RAW's: LibRaw's develop or its embedded preview (set by `decode`).
+            case raw(RawDecoding)
+            /// A movie's frame at this time (set by `poster`).
+            case movieFrame(PosterStage.Time)
+        }
+
+        /// A camera RAW's decoding, where it is one.
+        var raw: RawDecoding? {
+            if case .raw(let raw) = decoder { return raw }
+            return nil
+        }
+
+        /// Decoded whole by its own decoder, not shrunk on load by libvips: it is resized from memory.
+        var isDecodedWhole: Bool {
+            switch decoder {
+            case .raw, .heif(.libavcodec): return true
+            case .libvips, .heif(.libheif), .movieFrame: return false
+            }
+        }
 
         /// As shown: orientations 5–8 turn the image a quarter.
         var upright: PixelSize { (5...8).contains(orientation) ? PixelSize(width: stored.height, height: stored.width) : stored }
@@ -59,6 +82,9 @@ struct Picture: Codable, Hashable, Sendable {
     /// The frames it keeps: the source's, or its first alone (`decode`'s `animated: false`, or
     /// an output format that does not animate). A copy keeps the file's, whatever this says.
     private(set) var frames: Int
+    /// Operations of stages of their own (`PictureEffect`), applied in this order once it is
+    /// resized, cut or padded and converted.
+    private(set) var effects: [StageName] = []
 
     init(source: Source) {
         self.source = source
@@ -80,7 +106,7 @@ struct Picture: Codable, Hashable, Sendable {
     }
 
     /// No stage changed it: the file's own coded image is what `write` keeps.
-    var isUntouched: Bool { !isTurned && !isResized && framing == nil && !isConverted && !isReencoded }
+    var isUntouched: Bool { !isTurned && !isResized && framing == nil && !isConverted && !isReencoded && effects.isEmpty }
 
     /// What the file is decoded and resized to: the whole upright image, before any framing.
     var scaled: PixelSize { framing?.scaled ?? size }
@@ -130,10 +156,17 @@ struct Picture: Codable, Hashable, Sendable {
     }
 
     /// As `hdr` asks: with its gain map, or SDR only.
-    func keepingGainMap(_ hdr: Stage.HDR) -> Picture {
+    func keepingGainMap(_ hdr: HDR) -> Picture {
         var kept = self
         kept.keepsGainMap = keepsGainMap && hdr == .keep
         return kept
+    }
+
+    /// With `stage`'s own operation (see `PictureEffect`).
+    func applying(_ stage: StageName) -> Picture {
+        var applied = self
+        applied.effects.append(stage)
+        return applied
     }
 
     func reencoded() -> Picture {

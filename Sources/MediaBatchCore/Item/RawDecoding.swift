@@ -5,7 +5,7 @@ import PipelineModel
 /// where that is enough). Sizes are upright; a develop's is the full sensor's.
 struct RawDecoding: Codable, Hashable, Sendable {
     /// `decode`'s `raw`.
-    let mode: Stage.RawSource
+    let mode: DecodeStage.RawSource
     /// What a full-size develop makes, upright.
     let developed: PixelSize
     /// The embedded JPEG preview LibRaw chooses, upright; nil when the RAW has none.

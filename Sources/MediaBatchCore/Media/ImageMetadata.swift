@@ -33,7 +33,7 @@ struct ImageMetadata {
 
     init(format: MediaFormat, path: String) {
         do {
-            blocks = try format.row.container?.metadata?.readMetadata(path: path) ?? MetadataBlocks()
+            blocks = try format.row.container?.metadata.blocks?.readMetadata(path: path) ?? MetadataBlocks()
         } catch {
             blocks = MetadataBlocks(unreadable: ["metadata (\(error))"])
         }
@@ -99,7 +99,7 @@ struct ImageMetadata {
     }
 
     /// What `stripMetadata` stages planned, in order.
-    mutating func apply(_ edits: [Stage.StripMetadata]) {
+    mutating func apply(_ edits: [MetadataEdit]) {
         for edit in edits {
             switch edit {
             case .remove(let groups): for group in MetadataGroup.allCases where groups.contains(group) { remove(group) }

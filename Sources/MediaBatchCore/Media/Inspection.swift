@@ -173,8 +173,8 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.framesPerSecond = probe.framesPerSecond
         inspection.rotation = probe.rotationClockwise
         inspection.streams = probe.streams.map { Stream(kind: $0.kind, codec: $0.codec) }
-        if format.row.container == .matroska, MatroskaLocationEditor.carriesLocation(path: path) {
-            inspection.locationFoundIn = ["Matroska tags"]
+        if let container = format.row.container?.metadata.movie, container.carriesLocation(path: path, header: movie) {
+            inspection.locationFoundIn = [container.locationPlace]
         }
         guard let movie else { return inspection }
         inspection.make = movie.make
@@ -183,9 +183,6 @@ public struct Inspection: Codable, Equatable, Sendable {
         inspection.captureDate = movie.creationDate ?? movie.creationTime.map { ISO8601DateFormatter().string(from: $0) }
         inspection.contentIdentifier = movie.contentIdentifier
         inspection.setPosition(movie.iso6709.flatMap(GeoPosition.init(iso6709:)))
-        if movie.carriesLocation {
-            inspection.locationFoundIn = ["QuickTime"]
-        }
         return inspection
     }
 

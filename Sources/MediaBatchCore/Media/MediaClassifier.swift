@@ -28,7 +28,7 @@ enum MediaClassifier {
             facts.height = try? raw.get().developed.height
         case .video(let probe, let movie)?:
             facts.kinds.formUnion(VideoEvidence(probe: probe, movie: movie).kinds)
-            facts.hasLocation = movie?.carriesLocation ?? (format.row.container == .matroska && MatroskaLocationEditor.carriesLocation(path: input.path))
+            facts.hasLocation = format.row.container?.metadata.movie?.carriesLocation(path: input.path, header: movie) ?? false
             facts.width = probe.width
             facts.height = probe.height
             facts.make = movie?.make

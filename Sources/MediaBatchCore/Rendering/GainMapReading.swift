@@ -49,7 +49,7 @@ enum GainMapReading {
     private static func appleHEIF(_ item: ItemContext) throws -> (image: VImage, metadata: GainMapMetadata) {
         let path = item.input.path, type = AppleHDR.gainMapAuxiliaryType
         var own: VImage?
-        if item.pictureSource?.heif == .libavcodec, case .hevc(let coded) = HEIFCoding.readAuxiliary(path: path, type: type) {
+        if item.pictureSource?.decoder == .heif(.libavcodec), case .hevc(let coded) = HEIFCoding.readAuxiliary(path: path, type: type) {
             own = try? HEIFPicture.decodeLuma(path: path, coded, threads: item.tileThreads)
         }
         guard let image = try own ?? HEIFAuxiliary.image(path: path, type: type) else {

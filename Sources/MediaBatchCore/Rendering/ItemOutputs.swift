@@ -42,7 +42,8 @@ final class ItemOutputs {
         self.plan = plan
         self.renditionCache = renditionCache
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
-        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads)
+        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads,
+                                   effects: item.environment.effects)
         gainMaps = GainMapRenderer(item)
     }
 
@@ -55,17 +56,27 @@ final class ItemOutputs {
     /// Writes `output`'s file to `path`; returns its SHA-256, from the bytes written (a copy's
     /// as edited).
     func write(_ output: PlannedOutput, to path: String) throws -> String {
-        if let rendition = output.rendition {
+        switch output.content {
+        case .original: return try copy(to: path)
+        case .picture(let picture), .poster(let picture):
+            return try output.isCopy(of: item.format) ? copy(to: path) : encode(picture, as: output, to: path)
+        case .rendition(let rendition, _):
             let written = try MovieRendition.write(item, rendition, editing: plan.metadataEdits, to: path, cache: renditionCache)
             note(renditionRemoved)
             renditionCodecs[output.path ?? ""] = written.codecs
             return written.contentHash
         }
-        guard !output.isCopy(of: item.format), let picture = output.picture else {
-            let copy = try OriginalCopy.write(item, editing: plan.metadataEdits, to: path)
-            note(copy.removed)
-            return try copy.contentHash ?? ContentHash.ofFile(atPath: path)
-        }
+    }
+
+    /// The input's own bytes, its metadata edited.
+    private func copy(to path: String) throws -> String {
+        let copy = try OriginalCopy.write(item, editing: plan.metadataEdits, to: path)
+        note(copy.removed)
+        return try copy.contentHash ?? ContentHash.ofFile(atPath: path)
+    }
+
+    /// `picture`, rendered from the item's one decode, encoded as `output`'s format with the item's metadata.
+    private func encode(_ picture: Picture, as output: PlannedOutput, to path: String) throws -> String {
         let image = try renderer.image(for: picture, alpha: output.format.row.encoder?.codec.keepsAlpha == true)
         let gainMap = output.format.carriesGainMap && picture.keepsGainMap
             ? gainMaps.gainMap(for: picture, smartCut: renderer.smartCut(of: picture)) : nil

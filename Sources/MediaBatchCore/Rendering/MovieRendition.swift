@@ -14,7 +14,7 @@ enum MovieRendition {
 
     /// A rendition a killed run finished is taken from `cache` as it is; a new one is kept there
     /// until the movie's other outputs are made.
-    static func write(_ item: ItemContext, _ rendition: VideoRendition, editing edits: [Stage.StripMetadata], to path: String,
+    static func write(_ item: ItemContext, _ rendition: VideoRendition, editing edits: [MetadataEdit], to path: String,
                       cache: RenditionCache) throws -> Written {
         if !cache.take(item, rendition, to: path) {
             do {
@@ -59,7 +59,7 @@ enum RenditionTags {
         .livePhoto: ["com.apple.quicktime.content.identifier"],
     ]
 
-    static func keeps(_ key: String, editing edits: [Stage.StripMetadata]) -> Bool {
+    static func keeps(_ key: String, editing edits: [MetadataEdit]) -> Bool {
         guard let kind = byKind.first(where: { $0.value.contains(key) })?.key else { return false }
         return edits.allSatisfy { edit in
             switch edit {

@@ -17,10 +17,10 @@ enum OriginalCopy {
     }
 
     /// Writes the copy to `path`.
-    static func write(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> Written {
+    static func write(_ item: ItemContext, editing edits: [MetadataEdit], to path: String) throws -> Written {
         if item.format.isVideo { return try writeMovie(item, editing: edits, to: path) }
         guard !edits.isEmpty else { return try copy(item, to: path) }
-        guard let container = item.format.row.container?.metadata else {
+        guard let container = item.format.row.container?.metadata.blocks else {
             // A copy of a PSD or an ORF would keep what the edit removes.
             guard !item.format.row.keepsUneditableMetadata else {
                 throw StageFailure(.unsupportedMetadata, "cannot edit the metadata of a \(item.format.rawValue) in place: "
@@ -52,23 +52,20 @@ enum OriginalCopy {
     }
 
     /// Whether location goes: under any `stripMetadata` that removes it (a keep-list always does).
-    private static func removesLocation(_ edits: [Stage.StripMetadata]) -> Bool {
-        edits.contains { if case .remove(let groups) = $0 { groups.contains(.location) } else { true } }
+    private static func removesLocation(_ edits: [MetadataEdit]) -> Bool {
+        edits.contains(where: \.removesLocation)
     }
 
     /// A movie loses its location under any `stripMetadata` that removes it, where its container
     /// carries one (QuickTime's `moov`, Matroska's tags; AVI, MPEG and ASF have no place for it:
     /// copied as they are). The edit is in place; libavformat then reads the result back: the
     /// same streams and duration, or the output is not published.
-    private static func writeMovie(_ item: ItemContext, editing edits: [Stage.StripMetadata], to path: String) throws -> Written {
-        guard removesLocation(edits), let container = item.format.row.container,
-              case .video(let video, _)? = try? item.header.get().content else { return try copy(item, to: path) }
+    private static func writeMovie(_ item: ItemContext, editing edits: [MetadataEdit], to path: String) throws -> Written {
+        guard removesLocation(edits), let container = item.format.row.container?.metadata.movie,
+              let video = item.video else { return try copy(item, to: path) }
         let report: MovieLocationReport
         do {
-            switch container {
-            case .matroska: report = try MatroskaLocationEditor.writeWithoutLocation(from: item.input.path, to: path)
-            default: report = try MovieLocationEditor.writeWithoutLocation(from: item.input.path, to: path)
-            }
+            report = try container.writeWithoutLocation(from: item.input.path, to: path)
         } catch let error as MovieFileError {
             throw StageFailure(.unsupportedMetadata, "cannot remove location from this \(item.format.rawValue): \(error.message)")
         }

@@ -37,7 +37,7 @@ enum PictureEncoder {
             case .encode: throw StageFailure(.encodeFailed, "cannot encode \(output.path ?? ""): \(error.message)")
             }
         }
-        guard let metadata, let container = output.format.row.container?.metadata else { return (encoded, []) }
+        guard let metadata, let container = output.format.row.container?.metadata.blocks else { return (encoded, []) }
         do {
             let written = try container.writingMetadata(metadata.blocks(for: image), into: encoded)
             return (written.bytes, written.notCarried.map { "\($0): \(output.format.rawValue) has no place for it" })

@@ -28,10 +28,13 @@ final class PictureRenderer {
     private(set) var decoder: ItemResult.DecoderUse?
     /// libavcodec's frame threads for a HEIC's tiles (see `HEIFPicture.tailThreads`).
     private let decoderThreads: Int
+    /// The stages whose operations pictures may name (`Picture.effects`).
+    private let effects: [StageName: any PictureEffect]
 
-    init(path: String, pictures: [Picture], decoderThreads: Int = 1) {
+    init(path: String, pictures: [Picture], decoderThreads: Int = 1, effects: [StageName: any PictureEffect] = [:]) {
         self.path = path
         self.decoderThreads = decoderThreads
+        self.effects = effects
         allFrames = pictures.contains { $0.frames > 1 }
         let uses = Dictionary(pictures.map { ($0, 1) }, uniquingKeysWith: +)
         // Ties broken by what each picture is, not by the dictionary's order (seeded per process):
@@ -70,7 +73,7 @@ final class PictureRenderer {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
-            var previous = try decodedRaw() ?? decodedHEIF() ?? decodedPoster() ?? commonSource.map {
+            var previous = try decodedSource() ?? commonSource.map {
                 try VImage.thumbnail(of: path, width: $0.width, height: $0.height, allFrames: allFrames).inMemory()
             }
             for (index, (picture, _)) in pictures.enumerated() {
@@ -79,7 +82,7 @@ final class PictureRenderer {
                 // smartcrop reads every pixel before it cuts: streamed, the file would be decoded twice.
                 let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
                 if inMemory || smart { image = try image.inMemory() }
-                rendered[picture] = try frame(picture.frames == 1 ? image.firstFrame() : image, as: picture)
+                rendered[picture] = try applyEffects(frame(picture.frames == 1 ? image.firstFrame() : image, as: picture), picture)
                 // The next source only where it keeps the file's shape and covers every picture after it.
                 let covers = pictures[(index + 1)...].allSatisfy { $0.picture.scaled.width <= image.width && $0.picture.scaled.height <= image.frameHeight }
                 if picture.keepsAspectRatio && covers { previous = image }
@@ -88,9 +91,23 @@ final class PictureRenderer {
         return rendered
     }
 
+    /// The picture every other is made from, where the source's own decoder makes it (a RAW's, a
+    /// HEIC's through libavcodec, a movie's frame); nil where libvips decodes the file for each.
+    private func decodedSource() throws -> VImage? {
+        guard let source = pictures.first?.picture.source else { return nil }
+        switch source.decoder {
+        case .libvips: return nil
+        case .heif(.libheif(let reason)):
+            decoder = .init(decoder: .libheif, reason: reason)
+            return nil
+        case .heif(.libavcodec): return decodedHEIF(source)
+        case .raw(let raw): return try decodedRaw(raw)
+        case .movieFrame(let time): return try decodedPoster(at: time)
+        }
+    }
+
     /// A camera RAW's picture, upright, in memory: the source of every picture (see `RawPicture`).
-    private func decodedRaw() throws -> VImage? {
-        guard let raw = pictures.first?.picture.source.raw else { return nil }
+    private func decodedRaw(_ raw: RawDecoding) throws -> VImage {
         let decoded = try RawPicture.decode(path: path, raw, needing: pictures.map(\.picture.scaled.longestSide).max() ?? 0)
         rawSource = decoded.source
         return decoded.image
@@ -99,12 +116,7 @@ final class PictureRenderer {
     /// A HEIC's picture decoded by libavcodec (`HEIFPicture`), its turn maybe pending, where its header chose
     /// that: the source of every picture. Where the loader declines the file (it may have changed
     /// since its header was read) or fails, nil: libheif decodes it, as for every other HEIC.
-    private func decodedHEIF() -> VImage? {
-        guard let source = pictures.first?.picture.source, let choice = source.heif else { return nil }
-        guard case .libavcodec = choice else {
-            if case .libheif(let reason) = choice { decoder = .init(decoder: .libheif, reason: reason) }
-            return nil
-        }
+    private func decodedHEIF(_ source: Picture.Source) -> VImage? {
         switch HEIFCoding.read(path: path) {
         case .declines(let reason):
             decoder = .init(decoder: .libheif, reason: reason)
@@ -151,16 +163,14 @@ final class PictureRenderer {
     /// cut or padded (it is written as it is; the report says so).
     private func resized(_ source: VImage, to picture: Picture) throws -> VImage {
         let scaled = picture.scaled
-        let decodedWhole = picture.source.raw != nil || picture.source.heif == .libavcodec
         // A HEIC's own decode may still have its turn pending (see `HEIFPicture`).
-        if decodedWhole, source.uprightSize == (scaled.width, scaled.height) { return source.orientation == 1 ? source : try source.upright() }
+        if picture.source.isDecodedWhole, source.uprightSize == (scaled.width, scaled.height) { return source.orientation == 1 ? source : try source.upright() }
         if picture.source.raw != nil, source.width < scaled.width && picture.framing == nil { return source }
         return try source.resized(width: scaled.width, height: scaled.height)
     }
 
     /// A movie's poster frame, upright, in sRGB, in memory: the source of every picture (see `PosterStage`).
-    private func decodedPoster() throws -> VImage? {
-        guard let time = pictures.first?.picture.source.poster else { return nil }
+    private func decodedPoster(at time: PosterStage.Time) throws -> VImage {
         let frame: PosterFrame
         do {
             // Shrunk by libavfilter to the largest picture's size first: a 4K HDR frame is tone-mapped in float planes.
@@ -204,6 +214,14 @@ final class PictureRenderer {
                 try $0.padded(left: left, top: top, width: size.width, height: size.height,
                               rgba: [colour.red, colour.green, colour.blue, colour.alpha].map(Double.init))
             }
+        }
+    }
+
+    /// `image` with the operations `picture` names, in order, of stages of their own.
+    private func applyEffects(_ image: VImage, _ picture: Picture) throws -> VImage {
+        try picture.effects.reduce(image) { image, stage in
+            guard let effect = effects[stage] else { preconditionFailure("a picture names \(stage), which the run does not have") }
+            return try effect.apply(to: image, for: picture)
         }
     }
 

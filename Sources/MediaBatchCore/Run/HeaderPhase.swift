@@ -11,7 +11,7 @@ import VipsKit
 /// inputs for one output, the first listed keeps it) and admit.
 struct HeaderPhase: Sendable {
     let pipeline: Pipeline
-    let stages: [PipelineStage]
+    let stages: [any PipelineStage]
     let executor: ItemExecutor
     let ledger: RunLedger
     let claims: OutputClaims

@@ -22,7 +22,7 @@ struct ItemFindings: Sendable {
         self.input = input
     }
 
-    func failed(_ code: ItemError.Code, _ message: String, stage: Stage.Name = .decode) -> ItemResult {
+    func failed(_ code: ItemError.Code, _ message: String, stage: StageName = .decode) -> ItemResult {
         failed(ItemError(code: code, message: message, item: input.relativePath, stage: stage))
     }
 

@@ -11,7 +11,7 @@ import Scheduler
 public final class PipelineRunner: @unchecked Sendable {
     private let pipeline: Pipeline
     private let options: RunOptions
-    private let stages: [PipelineStage]
+    private let stages: [any PipelineStage]
     private let executor: ItemExecutor
     private let scheduler: Scheduler
     private let onItemFinished: @Sendable (ItemResult) -> Void
@@ -20,15 +20,15 @@ public final class PipelineRunner: @unchecked Sendable {
     public init(pipeline: Pipeline, options: RunOptions, onItemFinished: @escaping @Sendable (ItemResult) -> Void = { _ in }) {
         self.pipeline = pipeline
         self.options = options
+        stages = StageList.runnable(pipeline)
         let environment = RunEnvironment(outputRoot: options.outputRoot, temporaryFolder: options.temporaryFolder,
-                                         limits: pipeline.limits)
-        stages = StageFactory.make(pipeline.stages, environment)
+                                         limits: pipeline.limits, stages: stages)
         executor = options.isolation.map { isolation in
             WorkerPool(executable: isolation.executable, setup: WorkerMessage.Setup(
                 pipelineDocument: isolation.pipelineDocument, pipelineFolder: isolation.pipelineFolder.path,
                 outputRoot: options.outputRoot.path, temporaryFolder: options.temporaryFolder.path),
                 timeoutSeconds: pipeline.limits.timeoutSeconds, workers: Self.headerReads(options))
-        } ?? InProcessExecutor(stages: stages, keepsContexts: true)
+        } ?? InProcessExecutor(stages: stages, environment: environment, keepsContexts: true)
         self.scheduler = Scheduler(concurrency: options.concurrency, memoryBudget: options.memoryBudget.bytes)
         self.onItemFinished = onItemFinished
     }

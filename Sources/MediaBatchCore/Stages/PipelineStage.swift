@@ -1,14 +1,15 @@
 import MediaFormats
 import PipelineModel
+import VipsKit
 
-/// One step of a pipeline. Each stage is one type in one file and answers for its own part of an
-/// item, so that no code outside it repeats its decisions: what it adds to the item's
-/// fingerprint, whether the item runs (`check`, before admission), what it makes of the item
-/// (`plan`: its pictures, formats, metadata edits, paths and cost, from the header alone) and,
-/// for `write`, making it (`run`, once admitted). Each part starts with a guard that returns
-/// when the stage does not apply to the item.
-protocol PipelineStage: Sendable {
-    var name: Stage.Name { get }
+/// A stage as the run uses it: its declaration for the pipeline file (`Stage`: syntax, place,
+/// fingerprint text, `validate`'s words) and its part of each item, all in its one file, so
+/// that no code outside it repeats its decisions: what it adds to the item's fingerprint,
+/// whether the item runs (`check`, before admission), what it makes of the item (`plan`: its
+/// pictures, formats, metadata edits, paths and cost, from the header alone) and, for `write`,
+/// making it (`run`, once admitted). Each part starts with a guard that returns when the stage
+/// does not apply to the item. `StageList` lists every stage type, in order.
+protocol PipelineStage: Stage {
     /// Adds what this stage contributes to the outputs (recipe) or the selection of an item of
     /// `format` (nil: not media). Known before any header is read: the state database redoes an
     /// item when its fingerprint changes.
@@ -32,4 +33,12 @@ extension PipelineStage {
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {}
     /// Every stage but `write` is done once it has planned.
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {}
+}
+
+/// A stage with an operation of its own on pictures: its `plan` adds it to the pictures it
+/// shapes (`Picture.applying`), and `write` applies it to each of them once they are resized, cut
+/// or padded and converted (`PictureRenderer`): the renderer names no stage.
+protocol PictureEffect: PipelineStage {
+    /// `image`, the rendered `picture` (every frame of an animation, stacked), with the operation applied.
+    func apply(to image: VImage, for picture: Picture) throws -> VImage
 }

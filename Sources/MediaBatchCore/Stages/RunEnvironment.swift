@@ -7,6 +7,15 @@ struct RunEnvironment {
     /// Where outputs are written before being renamed into place (same filesystem).
     let temporaryFolder: URL
     let limits: Pipeline.Limits
+    /// The pipeline's stages with operations of their own on pictures, by name.
+    let effects: [StageName: any PictureEffect]
+
+    init(outputRoot: URL, temporaryFolder: URL, limits: Pipeline.Limits, stages: [any PipelineStage] = []) {
+        self.outputRoot = outputRoot
+        self.temporaryFolder = temporaryFolder
+        self.limits = limits
+        effects = Dictionary(uniqueKeysWithValues: stages.compactMap { $0 as? any PictureEffect }.map { ($0.name, $0) })
+    }
 
     /// Where a movie's finished renditions wait for its others (see `RenditionCache`): beside the
     /// temporary folder, which a run empties when it starts, and kept through it.

@@ -3,26 +3,82 @@ import MediaFormats
 import PipelineModel
 import RunState
 
+extension StageName {
+    public static let write = StageName("write")
+}
+
 /// Writes each planned output whole, for the run to publish: `ItemOutputs` makes each file (the
 /// input's own bytes, its metadata edited, where no pixel changes; the picture encoded
 /// otherwise), and this stage names them, refuses to write over the input, and stages them
 /// together (`AtomicFile`) once the input is found unchanged. A path with `{hash}` is planned with
 /// the placeholder and named once its file's bytes are known (the run claims it then).
-struct WriteStage: PipelineStage {
-    let options: Stage.Write
-    let environment: RunEnvironment
-    var name: Stage.Name { .write }
+struct WriteStage: PipelineStage, Equatable {
+    var path = Self.defaultPath
+    /// Where a movie's poster goes (with a `poster` stage): beside the movie's own output.
+    var posterPath = Self.defaultPosterPath
+
+    static let defaultPath = try! PathTemplate("{dir}/{stem}.{ext}")
+    static let defaultPosterPath = try! PathTemplate("{dir}/{stem}.poster.{ext}")
+
+    enum Keys {
+        static let path = Key("path", .pathTemplate, .value(defaultPath),
+                              "Output path relative to the output root: {dir}, {stem}, {ext}, {inputExt} (the input's own extension), "
+                              + "{date:yyyy-MM-dd}, {hash} (the output's own bytes' SHA-256, 10 hex digits; {hash:N} for N, 4–64), "
+                              + "{inputHash} (the input's; {inputHash:N}), and with variants {size}, {width}, {height}; {stem}, {hash} or "
+                              + "{inputHash} required.")
+        static let posterPath = Key("posterPath", .pathTemplate, .value(defaultPosterPath),
+                                    "With a poster stage, where a movie's poster goes: the placeholders of path, {ext} the poster's format's.")
+    }
+
+    static let syntax = [StageSyntax(
+        spelling: "write",
+        help: "Writes each item's output atomically under the output root; the last stage.",
+        options: [Keys.path.described, Keys.posterPath.described]) { object in
+            WriteStage(path: try object.value(Keys.path), posterPath: try object.value(Keys.posterPath))
+        }]
+
+    static let placement = StagePlacement(rules: [], isLast: true)
+
+    /// The poster's path only where it is not the default, so pipelines written before posters keep their fingerprints.
+    var fingerprint: String {
+        "write(\(path.text)\(posterPath.text == Self.defaultPosterPath.text ? "" : ",posterPath=\(posterPath.text)"))"
+    }
+
+    func explanation(among stages: [any Stage]) -> String? {
+        path.text + (stages.contains { $0.name == .poster } ? ", posters at \(posterPath.text)" : "")
+    }
+
+    /// Every output of an item has a path of its own (and a RAW's from its JPEG's when both are
+    /// processed): each stage that makes several outputs says what tells them apart.
+    func checkAmong(_ context: StageListContext, index: Int, at reader: JSONReader) throws {
+        let before = context.stages[...index]
+        // Without `decode` every output is a copy under its input's own extension: a pair's files stay apart.
+        let bothPairFilesEncoded = context.rawJpegPairs == .both && before.contains { $0.name == .decode }
+        try checkNames(path, reader.child(Keys.path.name, .string(path.text)), context, bothPairFilesEncoded: bothPairFilesEncoded, posters: false)
+        if before.contains(where: { $0.name == .poster }) {
+            try checkNames(posterPath, reader.child(Keys.posterPath.name, .string(posterPath.text)), context, bothPairFilesEncoded: false, posters: true)
+        }
+    }
+
+    private func checkNames(_ template: PathTemplate, _ reader: JSONReader, _ context: StageListContext, bothPairFilesEncoded: Bool,
+                            posters: Bool) throws {
+        if bothPairFilesEncoded, !template.uses("inputExt"), !template.awaitsOutputHash, !template.usesInputHash {
+            throw reader.fail("with input.rawJpegPairs \"both\", a RAW and its JPEG would be written to the same file: "
+                              + "expected {inputExt}, {hash} or {inputHash} in \"\(template.text)\"")
+        }
+        try context.checkNames(template, reader, posters: posters)
+    }
 
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         guard format != nil else { return }
-        fingerprint.recipe.append(Stage.write(options).fingerprint)
+        fingerprint.recipe.append(self.fingerprint)
     }
 
     /// Placed before any pixel is decoded, so that collisions are caught before work is spent
     /// (but for `{hash}`, which waits for the bytes).
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         for index in plan.outputs.indices {
-            let template = plan.outputs[index].poster == nil ? options.path : options.posterPath
+            let template = plan.outputs[index].posterTime == nil ? path : posterPath
             plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index])
         }
     }
@@ -30,9 +86,10 @@ struct WriteStage: PipelineStage {
     /// Every output of the item or none (see `AtomicFile`); outputs an earlier run wrote from
     /// the same recipe are left as they are.
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {
+        let environment = item.environment
         var planned = plan.outputs.filter { $0.path != nil }
         let fresh = planned.indices.filter { !planned[$0].reused }
-        for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try refuseOverwritingInput(planned[index].path!, item) }
+        for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try Self.refuseOverwritingInput(planned[index].path!, item) }
         let cache = RenditionCache(folder: environment.renditionFolder)
         defer { cache.forget(item, planned.compactMap(\.rendition)) }
         let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] }, renditionCache: cache)
@@ -42,7 +99,7 @@ struct WriteStage: PipelineStage {
                 let hash = try Self.make(planned[index], with: outputs, at: temporary)
                 hashes[index] = hash
                 let taken = fresh.compactMap { other in other == index ? nil : hashes[other].map { PathTemplate.resolvingOutputHash(planned[other].path!, hash: $0) } }
-                return try name(planned[index].path!, hash: hash, item, taken: taken)
+                return try Self.name(planned[index].path!, hash: hash, item, taken: taken)
             }
         }
         var placeholder: String?
@@ -72,7 +129,7 @@ struct WriteStage: PipelineStage {
     /// An output's path once its bytes are written: `{hash:N}` filled in from their `hash`, checked
     /// against the input and against the paths of the item's outputs already written (`taken`:
     /// byte-identical outputs would be one file). Nil where the planned path stands.
-    private func name(_ path: String, hash: String, _ item: ItemContext, taken: [String]) throws -> String? {
+    private static func name(_ path: String, hash: String, _ item: ItemContext, taken: [String]) throws -> String? {
         guard PathTemplate.awaitsOutputHash(path) else { return nil }
         let named = PathTemplate.resolvingOutputHash(path, hash: hash)
         try refuseOverwritingInput(named, item)
@@ -82,8 +139,8 @@ struct WriteStage: PipelineStage {
         return named
     }
 
-    private func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
-        let destination = environment.outputRoot.appendingPathComponent(relative).standardizedFileURL
+    private static func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
+        let destination = item.environment.outputRoot.appendingPathComponent(relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
@@ -146,4 +203,14 @@ struct WriteStage: PipelineStage {
         }
         return String(cString: strerror(Int32(posix.code)))
     }
+}
+
+extension ValueSyntax where Value == PathTemplate {
+    static let pathTemplate = ValueSyntax(schema: PathTemplate.schema, read: { reader in
+        do {
+            return try PathTemplate(reader.string())
+        } catch let error as PathTemplate.TemplateError {
+            throw reader.fail(error.message)
+        }
+    }, json: { .string($0.text) })
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaBatchCore
 import PipelineModel
 
 /// The pipeline file every command but `inspect` and `merge-reports` takes first.

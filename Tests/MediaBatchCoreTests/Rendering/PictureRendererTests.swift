@@ -1,0 +1,83 @@
+import Foundation
+@testable import MediaBatchCore
+import PipelineModel
+import MediaTestSupport
+import TestSupport
+@testable import VipsKit
+import XCTest
+
+/// Every pipeline in `pipelines/` decodes each item at most once, whatever it makes of it (every
+/// variant from one decode), and an item whose outputs are copies not at all: VipsKit counts its
+/// decodes (debug builds), one item at a time.
+final class PictureRendererTests: XCTestCase, RunsPipelines {
+    override class func setUp() {
+        try! Vips.start()
+    }
+
+    /// One photo of each kind the pipelines treat apart: upright and sideways JPEG, HEIC, PNG,
+    /// WebP, a Live Photo's still, a movie.
+    static let items = ["jpeg/orientation/Landscape_1.jpg", "jpeg/orientation/Landscape_6.jpg", "heic/IMG_1034.heic",
+                        "png/macos_screenshot_exif.png", "webp/iphone_x_exif_gps.webp", "livephoto/train.jpg", "video/sample.3gp"]
+
+    func testEveryShippedPipelineDecodesAnItemOnceAtMost() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 5)
+        for file in files {
+            let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent(file))
+            var encodedAny = false
+            for sample in Self.items {
+                let before = VImage.decodes
+                guard let encoded = try Self.encoded(sample, by: pipeline) else { continue }
+                let decodes = VImage.decodes - before
+                // A movie's poster frame is decoded by libavcodec (`LibAV.poster`), not libvips: none counted here.
+                let libvips = encoded && !sample.hasPrefix("video/")
+                XCTAssertEqual(decodes, libvips ? 1 : 0, "\(file): \(sample) \(encoded ? "encoded from one decode" : "copied, not decoded")")
+                encodedAny = encodedAny || encoded
+            }
+            XCTAssertEqual(encodedAny, file != "videos-copy.json", file)
+        }
+    }
+
+    /// Cuts and pads decode once too: smartcrop's region from the picture in memory, several
+    /// boxes from one decode, a stretched (`fill`) largest picture from a decode of the file's
+    /// shape that covers every other.
+    func testFitsDecodeAnItemOnce() throws {
+        let fits = [#""fit": "cover", "position": "attention""#, #""fit": "contain""#, #""fit": "fill""#]
+        for fit in fits {
+            let pipeline = try self.pipeline(#"{"stage": "decode"}, {"stage": "variants", "sizes": [{"width": 900, "height": 200}, 300, "#
+                                             + #"{"width": 120, "height": 400}], "formats": ["jpeg"], \#(fit)}, "#
+                                             + #"{"stage": "write", "path": "{stem}-{size}.{ext}"}"#)
+            for sample in ["jpeg/orientation/Landscape_6.jpg", "heic/IMG_1034.heic"] {
+                let before = VImage.decodes
+                XCTAssertEqual(try Self.encoded(sample, by: pipeline), true, "\(fit): \(sample)")
+                XCTAssertEqual(VImage.decodes - before, 1, "\(fit): \(sample) decoded once")
+            }
+        }
+    }
+
+    /// Runs `pipeline` over `sample` alone, in this process: whether an output of it was
+    /// encoded; nil when the pipeline wrote none (it filtered the sample out).
+    static func encoded(_ sample: String, by pipeline: Pipeline) throws -> Bool? {
+        let input = try folder(of: [sample]), output = Fixtures.temporaryFolder("decodes")
+        let report = try run(pipeline, input: input, output: output, concurrency: 1)
+        guard let item = report.items.first, item.status == .ok else { return nil }
+        return try encoded(item, input: input, output: output)
+    }
+
+    /// Whether an output was encoded: its format, pixel size or coded image differs from its input's
+    /// (a movie's: it has a poster).
+    static func encoded(_ item: ItemResult, input: URL, output: URL) throws -> Bool {
+        let outputs = item.variants?.map(\.path) ?? [item.output].compactMap { $0 }
+        let sourcePath = input.appendingPathComponent(item.input).path
+        // A movie: encoded where it has a poster.
+        guard let source = try? VImage.open(sourcePath) else { return item.variants?.contains { $0.role == .poster } ?? false }
+        return try outputs.contains { path in
+            let written = output.appendingPathComponent(path).path, image = try VImage.open(written)
+            let recoded = try CodedImage.data(of: written) != CodedImage.data(of: sourcePath)
+            return image.loader != source.loader || image.width != source.width || image.height != source.height || recoded
+        }
+    }
+
+    // MARK: Animations
+
+}
