@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <vips/vips.h>
+
 /* Each input channel's contribution to the three output rows, for its 256 sample values: its curve (1.14 fixed
  * point, 3 × 256 in `input`) times the matrix's column (1.14 fixed point, row by row, 9 in `matrix`), the exact
  * products lcms sums. `contributions`: 3 × 256 × 4 (the fourth lane 0). */
@@ -21,5 +23,13 @@ void mb_matrix_shaper_8(const int32_t *contributions, const uint8_t *output, con
 /* Makes mb_matrix_shaper_8 take its scalar loop (1) or the best this CPU has (0), process-wide: for the tests,
  * which compare both with Little CMS. */
 void mb_matrix_shaper_force_scalar(int scalar);
+
+/* 8-bit RGB(A) converted by mb_matrix_shaper_8's tables into `out`, a memory image of `in`'s size (the caller's
+ * buffer), given `in`'s fields and `profile` as its ICC profile: what mb_vips_icc_to_srgb makes of a
+ * matrix-shaper profile, without lcms' generic per-pixel loop. `in` is computed and converted region by region
+ * straight into `out`: no buffer of its own (a 12 MP photo's 2048 px picture was copied whole first, 9.4 MB of
+ * fresh pages a photo, faulted in and zeroed). */
+int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
+                          const void *profile, size_t profile_length, VipsImage *out);
 
 #endif

@@ -55,18 +55,9 @@ int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap);
  * where libvips runs that path (see mb_reduce_is_own; not past 50 taps); otherwise vips_reducev. */
 int mb_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
 
-/* vips_resize(in, out, hscale, "vscale", vscale) through mb_reducev and mb_reduceh when it shrinks
- * an 8-bit image without alpha (the box shrink and residual reduce of each axis, vertical first);
- * anything else (upsizing, alpha, other formats) goes to vips_resize itself. */
-int mb_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
-
-/* libvips' own operations where mediabatch's do not apply, and for tests the reference its own are
- * compared with: vips_reduceh, vips_reducev (Lanczos 3), vips_resize, vips_thumbnail (with
- * fail_on=error, as mediabatch loads) and vips_thumbnail_image. */
+/* libvips' own passes, where mediabatch's do not apply, and for tests the reference its own are
+ * compared with: vips_reduceh, vips_reducev (Lanczos 3). */
 int mb_libvips_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap);
 int mb_libvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
-int mb_libvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
-int mb_libvips_thumbnail(const char *path, int width, int height, VipsSize size, VipsImage **out);
-int mb_libvips_thumbnail_image(VipsImage *in, int width, int height, VipsSize size, VipsImage **out);
 
 #endif

@@ -5,7 +5,7 @@
  * the horizontal pass itself), computing only the regions asked for. Images that are not 8-bit, a
  * libvips whose own pass computes other samples (mb_reduce_is_own), masks longer than ORC takes and
  * unoptimised builds (mb_reduce_level) go to libvips itself. */
-#include "mediabatch_shim.h"
+#include "mediabatch_reduce.h"
 #include "reduce_kernels.h"
 
 #include <math.h>

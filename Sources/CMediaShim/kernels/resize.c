@@ -3,7 +3,7 @@
  * mb_reducev / mb_reduceh (reduce.c). Where libvips would do more than decode, reduce and rotate
  * (pyramids, pages, alpha premultiplication, colour conversion, upsizing), libvips' own operation
  * runs instead, so that every image gets what vips_thumbnail gives it. */
-#include "mediabatch_shim.h"
+#include "mediabatch_resize.h"
 
 /* ---- resize ---- */
 
