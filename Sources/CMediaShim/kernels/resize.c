@@ -11,6 +11,18 @@ int mb_libvips_resize(VipsImage *in, VipsImage **out, double hscale, double vsca
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
 
+/* `*image` reduced by `pass` where `scale` shrinks it, the result in its place (the reference to
+ * the image before handed over either way). */
+static int reduce_by(VipsImage **image, int (*pass)(VipsImage *, VipsImage **, double, double), double scale, double gap) {
+    VipsImage *next;
+    if (scale >= 1.0)
+        return 0;
+    const int failed = pass(*image, &next, 1.0 / scale, gap);
+    g_object_unref(*image);
+    *image = failed ? NULL : next;
+    return failed;
+}
+
 /* vips_resize's shrinking, for 8-bit images without alpha: its default kernel (Lanczos 3) and
  * gap (2: an integer box shrink first while that leaves at least twice the target), the vertical
  * pass before the horizontal, and no axis below one pixel. */
@@ -21,21 +33,9 @@ int mb_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
     const double gap = 2.0;
     hscale = VIPS_MAX(hscale, 1.0 / in->Xsize);
     vscale = VIPS_MAX(vscale, 1.0 / in->Ysize);
-    VipsImage *reduced = g_object_ref(in), *next;
-    if (vscale < 1.0) {
-        const int failed = mb_reducev(reduced, &next, 1.0 / vscale, gap);
-        g_object_unref(reduced);
-        if (failed)
-            return -1;
-        reduced = next;
-    }
-    if (hscale < 1.0) {
-        const int failed = mb_reduceh(reduced, &next, 1.0 / hscale, gap);
-        g_object_unref(reduced);
-        if (failed)
-            return -1;
-        reduced = next;
-    }
+    VipsImage *reduced = g_object_ref(in);
+    if (reduce_by(&reduced, mb_reducev, vscale, gap) || reduce_by(&reduced, mb_reduceh, hscale, gap))
+        return -1;
     const int result = vips_copy(reduced, out, NULL);
     g_object_unref(reduced);
     return result;
