@@ -23,26 +23,6 @@ int mb_vips_startup(const char *argv0, const char *const *modules, int count);
  * without touching the image it came from. */
 int mb_vips_copy(VipsImage *in, VipsImage **out);
 
-/* The encoders mediabatch writes with, named by an enum rather than a string (outputs go to
- * memory, where no filename suffix could pick one). VipsKit maps its codecs to these. */
-typedef enum {
-    MB_SAVER_JPEG,
-    MB_SAVER_PNG,
-    MB_SAVER_GIF,
-    MB_SAVER_WEBP,
-    MB_SAVER_TIFF,
-    MB_SAVER_HEIC,
-    MB_SAVER_AVIF,
-    MB_SAVER_JXL,
-} MbSaver;
-
-/* The savers are variadic. Encodes `in` into memory (freed with g_free): mediabatch writes the
- * file itself, after its container writer has put the metadata in, so that a full disk is the
- * system's error and not libvips'. effort is the encoder's CPU effort: libwebp's (0-6) for WebP,
- * libaom's (0-9) for AVIF, libjxl's (1-9) for JPEG XL; the others take none (libheif's x265
- * encoder has no speed setting for libvips to pass it to). */
-int mb_vips_save_buffer(VipsImage *in, MbSaver saver, int quality, int effort, void **buf, size_t *len);
-
 /* A pass-through image over `in` that remembers whether computing `in` failed, so that a save
  * that fails can tell a decoder's error (a truncated file: the source failed) from the
  * encoder's, from return codes rather than from libvips' words. */

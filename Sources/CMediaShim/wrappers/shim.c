@@ -1,10 +1,12 @@
 /* dladdr (mb_vips_module_folder) */
 #define _GNU_SOURCE
 #include "mediabatch_wrappers.h"
+#include "mediabatch_savers.h"
 
 #include <dlfcn.h>
 #include <gmodule.h>
 #include <malloc.h>
+#include <string.h>
 
 static void mb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
@@ -93,26 +95,29 @@ int mb_vips_copy(VipsImage *in, VipsImage **out) {
 
 int mb_vips_save_buffer(VipsImage *in, MbSaver saver, int quality, int effort, void **buf, size_t *len) {
     switch (saver) {
-    case MB_SAVER_JPEG:
-        return vips_jpegsave_buffer(in, buf, len, "Q", quality, NULL);
-    case MB_SAVER_PNG:
-        return vips_pngsave_buffer(in, buf, len, NULL);
-    case MB_SAVER_GIF:
-        return vips_gifsave_buffer(in, buf, len, NULL);
-    case MB_SAVER_WEBP:
-        return vips_webpsave_buffer(in, buf, len, "Q", quality, "effort", effort, NULL);
-    case MB_SAVER_TIFF:
-        return vips_tiffsave_buffer(in, buf, len, NULL);
-    case MB_SAVER_HEIC:
-        return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
-    case MB_SAVER_AVIF:
-        return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort",
-                                    effort, NULL);
-    case MB_SAVER_JXL:
-        return vips_jxlsave_buffer(in, buf, len, "Q", quality, "effort", effort, NULL);
+#define SAVE(name, nickname, call) case MB_SAVER_##name: return call;
+        MB_SAVERS(SAVE)
+#undef SAVE
     }
     vips_error("mediabatch", "no saver %d", (int) saver);
     return -1;
+}
+
+const char *mb_vips_saver_nickname(MbSaver saver) {
+    switch (saver) {
+#define NICKNAME(name, nickname, call) case MB_SAVER_##name: return nickname;
+        MB_SAVERS(NICKNAME)
+#undef NICKNAME
+    }
+    return NULL;
+}
+
+char *mb_vips_saver_for_suffix(const char *suffix) {
+    const char *name = vips_foreign_find_save_target(suffix);
+    const char *nickname = name ? vips_nickname_find(g_type_from_name(name)) : NULL;
+    if (!nickname)
+        return NULL;
+    return g_str_has_suffix(nickname, "_target") ? g_strndup(nickname, strlen(nickname) - strlen("_target")) : g_strdup(nickname);
 }
 
 static const char *const mb_watch_key = "mediabatch-watch-failed";
