@@ -1,7 +1,9 @@
 /* 8-bit RGB from one matrix-shaper ICC profile to another (Display P3 or Adobe RGB to sRGB), as Little CMS 2.14
  * evaluates such a transform for 8-bit pixels (OptimizeMatrixShaper, MatShaperEval16): input curves and the matrix
- * in 1.14 fixed point, the output curves as tables of 16385 entries. libvips' icc_transform runs the same transform
- * through lcms' generic per-pixel loop: about 10 ns a pixel, 12% of a 12 MP iPhone photo's whole item. */
+ * in 1.14 fixed point, the output curves as tables of 16385 entries (kernels/colour.c). libvips' icc_transform runs
+ * the same transform through lcms' generic per-pixel loop, a large share of a photo's item (bench/README.md).
+ * Tests/MediaBatchCoreTests/ICCMatrixShaperTests.swift compares both loops, scalar and SSE4.1, with Little CMS
+ * through libvips on real photos, sample for sample. */
 #ifndef MEDIABATCH_COLOUR_H
 #define MEDIABATCH_COLOUR_H
 
@@ -27,8 +29,8 @@ void mb_matrix_shaper_force_scalar(int scalar);
 /* 8-bit RGB(A) converted by mb_matrix_shaper_8's tables into `out`, a memory image of `in`'s size (the caller's
  * buffer), given `in`'s fields and `profile` as its ICC profile: what mb_vips_icc_to_srgb makes of a
  * matrix-shaper profile, without lcms' generic per-pixel loop. `in` is computed and converted region by region
- * straight into `out`: no buffer of its own (a 12 MP photo's 2048 px picture was copied whole first, 9.4 MB of
- * fresh pages a photo, faulted in and zeroed). */
+ * straight into `out`, with no buffer of its own: a whole copy of the picture would be fresh pages every photo,
+ * faulted in and zeroed. */
 int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
                           const void *profile, size_t profile_length, VipsImage *out);
 

@@ -4,7 +4,9 @@
  * that centres the samples, edge pixels repeated outwards: by vips_embed for the vertical pass, by
  * the horizontal pass itself), computing only the regions asked for. Images that are not 8-bit, a
  * libvips whose own pass computes other samples (mb_reduce_is_own), masks longer than ORC takes and
- * unoptimised builds (mb_reduce_level) go to libvips itself. */
+ * unoptimised builds (mb_reduce_level) go to libvips itself. Tests/VipsKitTests/ReduceTests.swift
+ * proves every sample libvips' own (8.14's on Debian 12, 8.16's horizontal pass on 13), at every
+ * level this CPU has; fuzz/ReduceFuzzer.c on random sizes, shrinks and pixels, under ASan. */
 #include "mediabatch_reduce.h"
 #include "reduce_kernels.h"
 

@@ -1,3 +1,7 @@
+/* YCbCr to RGB as libheif 1.15 converts it (heif_colorconversion.cc's Op_YCbCr_to_RGB, nclx.cc's coefficients), and
+ * 10- to 16-bit samples shifted up as libvips 8.14's heifload shifts them: see mediabatch_ycbcr.h. Proven by
+ * Tests/VipsKitTests/YCbCrToRGBTests.swift (coefficients; the AVX2 rows are the scalar ones) and
+ * Tests/MediaBatchCoreTests/HEIFPictureTests.swift (samples against libheif's, through heifload, on real HEICs). */
 #include "mediabatch_ycbcr.h"
 
 #include <string.h>
@@ -75,9 +79,8 @@ MbYCbCrCoefficients mb_ycbcr_coefficients(int matrix, int primaries, int full_ra
 #define CLIP_INT_U8(x) ((x) < 0 ? 0 : (x) > 255 ? 255 : (uint8_t) (x))
 
 /* clip_f_u16 into a T, shifted up `up` bits, a macro: a debug build (-O0) calls functions, and 36 calls a pixel
- * took a fifth of a 12 MP photo's whole item. Each result is stored where it is made: so an 8-bit row runs as fast
- * as before the 16-bit one shared its body (Swift's clang 21, -O2: 39 ms for 12 MP of 4 bands, as before; results
- * computed first and stored after took 52). */
+ * would be much of a photo's item there. Each result is stored where it is made: the 8-bit row is slower with the
+ * three computed first and stored after (bench/README.md). */
 #define CLIP_F(fx, maxi, up, T, out) do { long x_ = (long) ((fx) + 0.5f); (out) = (T) ((x_ < 0 ? 0 : x_ > (maxi) ? (maxi) : (int) x_) << (up)); } while (0)
 
 /* One row from pixel `x` on, as Op_YCbCr_to_RGB<Pixel>'s inner loop (its matrix test hoisted out of the loop),

@@ -57,9 +57,9 @@ int mb_vips_startup(const char *argv0, const char *const *modules, int count) {
     /* Per-tile warnings ("error in tile 0 x 688") flood stderr for one broken file; the item's
      * error, from the failing return code, already says what went wrong. */
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, mb_ignore_log, NULL);
-    /* Measured here: 2 HEIC jobs peak at ~460 MiB RSS with glibc defaults, ~250 MiB with these.
-     * Frame-sized buffers (over 1 MiB) go straight back to the kernel when freed; a lower
-     * threshold (128 KiB) also mmaps line buffers and cost 8% of JPEG throughput. */
+    /* Frame-sized buffers (over 1 MiB) go straight back to the kernel when freed, and two arenas
+     * hold what threads free: far less RSS for HEIC jobs than glibc's defaults. A lower threshold
+     * (128 KiB) would also mmap line buffers, which costs JPEG throughput (bench/README.md). */
     mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
     mallopt(M_ARENA_MAX, 2);
     return 0;
