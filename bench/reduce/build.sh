@@ -13,7 +13,8 @@ shim=(Sources/CMediaShim/wrappers/shim.c Sources/CMediaShim/kernels/reduce.c Sou
 # shellcheck disable=SC2046 # pkg-config's flags are words
 flags=(-O2 -fno-omit-frame-pointer -I Sources/CMediaShim/include -I bench/reduce $(pkg-config --cflags vips))
 for program in reduce-timing thumbnail-timing scaled-dct; do
-    # shellcheck disable=SC2046 # scaled-dct calls libjpeg itself (libjpeg-turbo, which libvips-dev installs)
-    "${CC:-cc}" "${flags[@]}" "bench/reduce/$program.c" "${shim[@]}" $(pkg-config --libs vips) -ljpeg -lm -o "$out/$program"
+    # shellcheck disable=SC2046 # scaled-dct calls libjpeg itself (libjpeg-turbo, which libvips-dev installs); shim.c loads
+    # libvips' modules through GModule
+    "${CC:-cc}" "${flags[@]}" "bench/reduce/$program.c" "${shim[@]}" $(pkg-config --libs vips gmodule-2.0) -ljpeg -lm -o "$out/$program"
 done
 echo "built $(ls "$out" | tr '\n' ' ')in $out"
