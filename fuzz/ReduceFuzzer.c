@@ -1,4 +1,4 @@
-/* libFuzzer harness for mediabatch's Lanczos-3 reduce (Sources/CMediaShim/reduce.c and
+/* libFuzzer harness for mediabatch's Lanczos-3 reduce (Sources/CMediaShim/kernels/reduce.c and
  * reduce_kernels.c, compiled into it with ASan), over random sizes, band counts, shrinks and
  * pixels. For each input it reduces one way at every level the CPU has and checks:
  *

@@ -21,7 +21,7 @@ swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 swift_flags+=(-I Sources/CZlib -I Sources/CCrypto -I "$build")
 # The reduce harness is C, with the shim's reduce sources compiled into it (instrumented) and
 # libvips linked as it is: the toolchain's clang, which has libFuzzer.
-c_flags=(-fsanitize=fuzzer,address -O1 -g -I Sources/CMediaShim/include -I Sources/CMediaShim)
+c_flags=(-fsanitize=fuzzer,address -O1 -g -I Sources/CMediaShim/include)
 
 # ld.gold warns once per ASan check routine ("Cannot export local symbol"); nothing else is hidden.
 quiet_link() {
@@ -40,7 +40,7 @@ metadata_sources=($(find Sources/MetadataKit -name '*.swift' | sort))
 header_sources=("${format_sources[@]}" Sources/PipelineModel/*.swift "${metadata_sources[@]}" Sources/MediaBatchCore/Media/FormatSniffer.swift
                 Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift)
 
-reduce_sources=(fuzz/ReduceFuzzer.c Sources/CMediaShim/reduce.c Sources/CMediaShim/reduce_kernels.c)
+reduce_sources=(fuzz/ReduceFuzzer.c Sources/CMediaShim/kernels/reduce.c Sources/CMediaShim/kernels/reduce_kernels.c)
 
 # DigestKit (MetadataKit's MD5, over the system's libcrypto), not instrumented: one module of its own.
 digest_sources=(Sources/DigestKit/*.swift)
@@ -74,7 +74,7 @@ build_header() {
 }
 
 build_reduce() {
-    if out_of_date "$build/reduce-fuzzer" "${reduce_sources[@]}" Sources/CMediaShim/*.h Sources/CMediaShim/include/*.h; then
+    if out_of_date "$build/reduce-fuzzer" "${reduce_sources[@]}" Sources/CMediaShim/kernels/*.h Sources/CMediaShim/include/*.h; then
         # shellcheck disable=SC2046 # pkg-config's flags are words
         clang "${c_flags[@]}" $(pkg-config --cflags vips) "${reduce_sources[@]}" $(pkg-config --libs vips) -lm -o "$build/reduce-fuzzer"
     fi

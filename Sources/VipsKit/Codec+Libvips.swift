@@ -74,6 +74,8 @@ extension Codec {
         }
     }
 
+    /// The shim's saver for its encoder (`MB_SAVERS` in `mediabatch_savers.h`, the one list of them, each
+    /// with its libvips call); a test checks that it is the saver libvips picks for the codec's files.
     var saver: MbSaver {
         switch self {
         case .jpeg: return MB_SAVER_JPEG
@@ -86,5 +88,19 @@ extension Codec {
         case .jxl: return MB_SAVER_JXL
         case .magick: preconditionFailure("ImageMagick only reads here: the format table gives it no encoder")
         }
+    }
+
+    /// The libvips saver `saver` is, as the shim's list names it: an operation's nickname without its
+    /// variant (`avifsave`).
+    var saverNickname: String {
+        String(cString: mb_vips_saver_nickname(saver))
+    }
+
+    /// The saver libvips itself picks for a file named `*.<fileExtension>`, named as `saverNickname`
+    /// names one; nil where it has none.
+    static func libvipsSaver(forExtension fileExtension: String) -> String? {
+        guard let name = mb_vips_saver_for_suffix("." + fileExtension) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
     }
 }

@@ -8,11 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-bench/.work/reduce}
 mkdir -p "$out"
-shim=(Sources/CMediaShim/shim.c Sources/CMediaShim/reduce.c Sources/CMediaShim/reduce_kernels.c Sources/CMediaShim/resize.c)
+shim=(Sources/CMediaShim/wrappers/shim.c Sources/CMediaShim/kernels/reduce.c Sources/CMediaShim/kernels/reduce_kernels.c
+      Sources/CMediaShim/kernels/resize.c)
 # shellcheck disable=SC2046 # pkg-config's flags are words
-flags=(-O2 -fno-omit-frame-pointer -I Sources/CMediaShim/include -I Sources/CMediaShim -I bench/reduce $(pkg-config --cflags vips))
+flags=(-O2 -fno-omit-frame-pointer -I Sources/CMediaShim/include -I bench/reduce $(pkg-config --cflags vips))
 for program in reduce-timing thumbnail-timing scaled-dct; do
-    # shellcheck disable=SC2046 # scaled-dct calls libjpeg itself (libjpeg-turbo, which libvips-dev installs)
-    "${CC:-cc}" "${flags[@]}" "bench/reduce/$program.c" "${shim[@]}" $(pkg-config --libs vips) -ljpeg -lm -o "$out/$program"
+    # shellcheck disable=SC2046 # scaled-dct calls libjpeg itself (libjpeg-turbo, which libvips-dev installs); shim.c loads
+    # libvips' modules through GModule
+    "${CC:-cc}" "${flags[@]}" "bench/reduce/$program.c" "${shim[@]}" $(pkg-config --libs vips gmodule-2.0) -ljpeg -lm -o "$out/$program"
 done
 echo "built $(ls "$out" | tr '\n' ' ')in $out"

@@ -68,7 +68,7 @@ static unsigned char *reduced(const Decoded *d, int *width, int *height) {
 static unsigned char *shipped(const char *path, size_t *size) {
     VipsImage *out;
     unsigned char *pixels;
-    if (mb_vips_thumbnail(path, TARGET, &out) || !(pixels = vips_image_write_to_memory(out, size))) {
+    if (mb_vips_thumbnail(path, TARGET, TARGET, &out) || !(pixels = vips_image_write_to_memory(out, size))) {
         fprintf(stderr, "%s\n", vips_error_buffer());
         exit(1);
     }
@@ -79,7 +79,7 @@ static unsigned char *shipped(const char *path, size_t *size) {
 int main(int argc, char **argv) {
     gsize jpeg_size;
     gchar *jpeg;
-    if (argc < 2 || mb_vips_startup(argv[0]) || !g_file_get_contents(argv[1], &jpeg, &jpeg_size, NULL))
+    if (argc < 2 || mb_vips_startup(argv[0], NULL, 0) || !g_file_get_contents(argv[1], &jpeg, &jpeg_size, NULL))
         return 2;
     const int runs = argc > 2 ? VIPS_CLIP(1, atoi(argv[2]), MAX_RUNS) : 11;
     static const int scales[] = {8, 7, 6, 5};

@@ -31,7 +31,9 @@ static double once(const char *path, int size, gboolean ours, gboolean save) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4 || mb_vips_startup(argv[0]))
+    /* The module of HEIF's loader, as mediabatch loads it: the inputs may be HEICs. */
+    static const char *const modules[] = {"heif"};
+    if (argc < 4 || mb_vips_startup(argv[0], modules, 1))
         return 2;
     const int runs = VIPS_CLIP(1, atoi(argv[1]), MAX_RUNS), size = atoi(argv[2]);
     static const char *names[CASES] = {"vips_thumbnail, pixels", "mb_vips_thumbnail, pixels",

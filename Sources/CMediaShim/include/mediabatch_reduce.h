@@ -1,7 +1,9 @@
-/* mediabatch's own Lanczos-3 reduce for 8-bit images (reduce.c, resize.c).
- *
- * libvips 8.14's horizontal reduce (vips_reduceh) is scalar C, half of a 12 MP JPEG's thumbnail;
- * these compute the same samples with SIMD loops picked at run time (AVX2, SSE4.1, or plain C).
+/* mediabatch's own Lanczos-3 reduce for 8-bit images (kernels/reduce.c, kernels/reduce_kernels.c):
+ * libvips 8.14's vips_reduceh and vips_reducev, sample for sample, with SIMD loops picked at run time
+ * (AVX2, SSE4.1, or plain C), because libvips 8.14's horizontal pass is scalar C, a large share of a
+ * JPEG thumbnail's time (bench/README.md, "The reduce of our own"). Tests/VipsKitTests/ReduceTests.swift
+ * compares every level this CPU has with libvips, sample for sample, on random images and photos; the
+ * reduce fuzzer (fuzz/ReduceFuzzer.c) on random sizes, shrinks and pixels.
  * Return values follow libvips: 0 on success, -1 on failure with the reason in vips_error_buffer().
  */
 #ifndef MEDIABATCH_REDUCE_H
@@ -18,17 +20,17 @@ typedef enum {
     MB_REDUCE_AVX2 = 3,
 } MbReduceLevel;
 
-/* The level reduces built now use: the forced one if the CPU has it (else its best). By default the
- * CPU's best, but MB_REDUCE_LIBVIPS where that would be slower than libvips' own passes, as
- * measured on one 12 MP image:
- * - an unoptimised build (SwiftPM's debug build compiles the shim with -O0): our loops run 3 to 7
- *   times slower than libvips' optimised ones (horizontal 565-1389 ms against 200);
+/* The level the reduces built from here on use: the forced one if the CPU has it (else its best).
+ * By default the CPU's best, but MB_REDUCE_LIBVIPS where ours would be slower than libvips' own
+ * passes (timings in bench/README.md):
+ * - an unoptimised build (SwiftPM's debug build compiles the shim with -O0): our loops unoptimised
+ *   against libvips' optimised ones;
  * - a CPU with neither SSE4.1 nor AVX2 (aarch64 too: no NEON loops here): our scalar horizontal
- *   loop is only as fast as libvips' (scalar too) and our scalar vertical one 4 times slower than
- *   its ORC program (80-108 ms against 18-28). */
+ *   loop is no faster than libvips' (scalar too), and our scalar vertical one slower than its ORC
+ *   program. */
 int mb_reduce_level(void);
 
-/* For tests: makes reduces built from now on use `level` (MB_REDUCE_AUTO: the default again), so
+/* For tests: makes the reduces built from here on use `level` (MB_REDUCE_AUTO: the default again), so
  * that each loop is compared with libvips on this machine, in any build. Returns mb_reduce_level(). */
 int mb_reduce_force_level(int level);
 
@@ -39,11 +41,10 @@ int mb_reduce_builds(void);
 /* Whether mediabatch computes the vertical (1) or horizontal (0) pass of 8-bit images itself; if
  * not, mb_reducev / mb_reduceh hand them to libvips. Decided once per process, by what libvips
  * computes, not by its version: ours runs where libvips' own pass gives exactly its samples for a
- * probe image. Measured (one 12 MP image, one thread): libvips 8.14's horizontal pass is scalar and
- * its vertical one ORC, ours is 7x and 1.7x as fast with the same samples; libvips 8.16's
- * Highway horizontal pass gives the same samples and ours is 1.7x as fast; its vertical pass
- * rounds its masks to 12 bits, not ORC's 6, so there libvips' own runs: an AVX2 loop of ours with
- * its arithmetic (same samples) took 10.2 ms against its 8.4 on an AVX-512 CPU (commit ebdbc94). */
+ * probe image, and is then faster (libvips 8.14's horizontal pass is scalar C and its vertical one
+ * ORC; libvips 8.16's horizontal pass, in Highway, gives the same samples too). libvips 8.16's
+ * vertical pass rounds its masks to 12 bits, not ORC's 6, so there libvips' own runs: a loop of
+ * ours with that arithmetic was slower than its Highway one on an AVX-512 CPU (bench/README.md). */
 int mb_reduce_is_own(int vertical);
 
 /* vips_reduceh(in, out, hshrink, "kernel", LANCZOS3, "gap", gap): the same samples, from SIMD loops
@@ -55,18 +56,9 @@ int mb_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap);
  * where libvips runs that path (see mb_reduce_is_own; not past 50 taps); otherwise vips_reducev. */
 int mb_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
 
-/* vips_resize(in, out, hscale, "vscale", vscale) through mb_reducev and mb_reduceh when it shrinks
- * an 8-bit image without alpha (the box shrink and residual reduce of each axis, vertical first);
- * anything else (upsizing, alpha, other formats) goes to vips_resize itself. */
-int mb_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
-
-/* libvips' own operations where mediabatch's do not apply, and for tests the reference its own are
- * compared with: vips_reduceh, vips_reducev (Lanczos 3), vips_resize, vips_thumbnail (with
- * fail_on=error, as mediabatch loads) and vips_thumbnail_image. */
+/* libvips' own passes, where mediabatch's do not apply, and for tests the reference its own are
+ * compared with: vips_reduceh, vips_reducev (Lanczos 3). */
 int mb_libvips_reduceh(VipsImage *in, VipsImage **out, double hshrink, double gap);
 int mb_libvips_reducev(VipsImage *in, VipsImage **out, double vshrink, double gap);
-int mb_libvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
-int mb_libvips_thumbnail(const char *path, int width, int height, VipsSize size, VipsImage **out);
-int mb_libvips_thumbnail_image(VipsImage *in, int width, int height, VipsSize size, VipsImage **out);
 
 #endif

@@ -1,128 +1,25 @@
-/* Non-variadic wrappers around the libvips calls mediabatch needs.
+/* CMediaShim, the one C target beside the system libraries', in two halves:
  *
- * Swift cannot call C variadic functions (every libvips operation takes a NULL-terminated
- * option list) nor expand function-like macros (VIPS_INIT), so each wrapper here fixes the
- * options mediabatch uses and exposes a plain signature. Return values follow libvips:
- * 0 on success, -1 on failure with the reason in vips_error_buffer().
+ * - wrappers (wrappers/; mediabatch_wrappers.h, mediabatch_savers.h, mediabatch_gainmap.h):
+ *   non-variadic wrappers over libvips, which Swift cannot call itself (every libvips operation
+ *   takes a NULL-terminated option list, VIPS_INIT is a macro); each fixes the options mediabatch
+ *   uses;
+ * - kernels (kernels/; mediabatch_reduce.h, mediabatch_resize.h, mediabatch_ycbcr.h,
+ *   mediabatch_colour.h): loops that compute what an upstream library computes, sample for sample;
+ *   each file names the library and version it matches and the test that proves it.
+ *
+ * This header includes them all (Swift sees every header of include/ as the module CMediaShim).
  */
 #ifndef MEDIABATCH_SHIM_H
 #define MEDIABATCH_SHIM_H
 
-#include <vips/vips.h>
+#include "mediabatch_wrappers.h"
+#include "mediabatch_savers.h"
+#include "mediabatch_gainmap.h"
 
 #include "mediabatch_reduce.h"
-#include "mediabatch_gainmap.h"
+#include "mediabatch_resize.h"
 #include "mediabatch_ycbcr.h"
 #include "mediabatch_colour.h"
-
-/* VIPS_INIT is a macro. Also sets libvips up for item-level parallelism: one libvips worker
- * thread per pipeline, operation cache off (every file is seen once), untrusted loaders
- * (ImageMagick, PDF, SVG, ...) blocked, and glibc malloc tuned against the RSS growth that
- * arena fragmentation causes in long libvips batches. Of libvips' modules (a build's optional
- * loaders, each a shared library beside libvips') it loads only the `count` named in `modules`
- * ("heif" for vips-heif.so): libvips loads every one it finds, and Debian's PDF and OpenSlide
- * modules cost 12 ms of dynamic linking in every process for formats mediabatch never reads. */
-int mb_vips_startup(const char *argv0, const char *const *modules, int count);
-
-/* vips_thumbnail(size=down, fail_on=error), with its Lanczos-3 passes computed by mb_resize where
- * it only decodes, reduces and rotates (resize.c). Shrinks on load to fit width x height (one
- * shrink for both axes, as vips_thumbnail's crop scales before it cuts), never upsizes, and
- * applies the orientation (EXIF for JPEG, irot/imir for HEIF). fail_on=error makes truncated and
- * corrupt files fail instead of decoding half grey. */
-int mb_vips_thumbnail(const char *path, int width, int height, VipsImage **out);
-
-/* The same, to exactly width x height (orientation applied, size=force): the caller computes both
- * sides from the upright source, so that an output's pixels are known before it is made. Shrinks
- * on load where the format allows. */
-int mb_vips_thumbnail_exact(const char *path, int width, int height, VipsImage **out);
-
-/* vips_thumbnail_image(size=force) the same way: resizes an image (in memory: no shrink-on-load)
- * to exactly width x height with the same kernel as vips_thumbnail. */
-int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out);
-
-/* vips_copy is variadic. A copy shares pixels but owns its metadata, so fields can be removed
- * without touching the image it came from. */
-int mb_vips_copy(VipsImage *in, VipsImage **out);
-
-/* The encoders mediabatch writes with, named by an enum rather than a string (outputs go to
- * memory, where no filename suffix could pick one). VipsKit maps its codecs to these. */
-typedef enum {
-    MB_SAVER_JPEG,
-    MB_SAVER_PNG,
-    MB_SAVER_GIF,
-    MB_SAVER_WEBP,
-    MB_SAVER_TIFF,
-    MB_SAVER_HEIC,
-    MB_SAVER_AVIF,
-    MB_SAVER_JXL,
-} MbSaver;
-
-/* The savers are variadic. Encodes `in` into memory (freed with g_free): mediabatch writes the
- * file itself, after its container writer has put the metadata in, so that a full disk is the
- * system's error and not libvips'. effort is the encoder's CPU effort: libwebp's (0-6) for WebP,
- * libaom's (0-9) for AVIF, libjxl's (1-9) for JPEG XL; the others take none (libheif's x265
- * encoder has no speed setting for libvips to pass it to). */
-int mb_vips_save_buffer(VipsImage *in, MbSaver saver, int quality, int effort, void **buf, size_t *len);
-
-/* A pass-through image over `in` that remembers whether computing `in` failed, so that a save
- * that fails can tell a decoder's error (a truncated file: the source failed) from the
- * encoder's, from return codes rather than from libvips' words. */
-int mb_vips_watch(VipsImage *in, VipsImage **out);
-
-/* 1 when computing the image `mb_vips_watch` made failed upstream of it, else 0. */
-int mb_vips_watch_failed(VipsImage *watched);
-
-/* vips_autorot is variadic. Turns the pixels as the orientation field says and resets it to 1:
- * for outputs whose orientation tag a keep-list drops. */
-int mb_vips_autorot(VipsImage *in, VipsImage **out);
-
-/* vips_extract_area is variadic: `cover`'s cut at a known place. */
-int mb_vips_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
-
-/* vips_arrayjoin is variadic, and its result keeps the first image's page-height: an animation's
- * frames, each shaped alike, stacked again into one tall image whose page-height is a frame's. */
-int mb_vips_join_frames(VipsImage **frames, int n, VipsImage **out);
-
-/* vips_smartcrop is variadic, and says where it cut only through its result's offsets: the
- * region `interesting` picks, and its place in `in` (for the gain map, cut the same way). */
-int mb_vips_smartcrop(VipsImage *in, int width, int height, VipsInteresting interesting, VipsImage **out, int *left, int *top);
-
-/* `contain`'s padding: `in` at left, top of a width x height canvas of `rgba` (8-bit values,
- * scaled for 16-bit images). A grey image is made sRGB for a colour that is not grey, and an
- * opaque alpha band is added for a background that is not opaque, so the padding shows as asked. */
-int mb_vips_pad(VipsImage *in, int left, int top, int width, int height, const double rgba[4], VipsImage **out);
-
-/* vips_flatten is variadic: an image with alpha over white, for a format without alpha. */
-int mb_vips_flatten_white(VipsImage *in, VipsImage **out);
-
-/* vips_icc_transform is variadic. Converts with the embedded profile to sRGB. */
-int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out);
-
-/* vips_profile_load is variadic: the sRGB profile icc_transform converts to (a new reference). */
-int mb_vips_srgb_profile(VipsBlob **out);
-
-/* 8-bit RGB(A) converted by mb_matrix_shaper_8's tables into `out`, a memory image of `in`'s size (the caller's
- * buffer), given `in`'s fields and `profile` as its ICC profile: what mb_vips_icc_to_srgb makes of a
- * matrix-shaper profile, without lcms' generic per-pixel loop. `in` is computed and converted region by region
- * straight into `out`: no buffer of its own (a 12 MP photo's 2048 px picture was copied whole first, 9.4 MB of
- * fresh pages a photo, faulted in and zeroed). */
-int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
-                          const void *profile, size_t profile_length, VipsImage *out);
-
-/* vips_image_new_from_file is variadic. Opens lazily (only the header is read now); with
- * fail_on=error a truncated or corrupt file fails when its pixels are read. */
-VipsImage *mb_vips_open_strict(const char *path);
-
-/* The same, from the whole file read into memory first, for a loader that reads the header a few
- * bytes at a time: libheif asks libvips' file source for every box field on its own, a read() of 1
- * to 4 bytes each (an iPhone HEIC: 2 300 of them, 2.1 ms against 0.7 from memory, libheif 1.15). */
-VipsImage *mb_vips_open_strict_in_memory(const char *path);
-
-/* malloc_trim and mallinfo2 live in <malloc.h>, which no Swift module map exports. A worker
- * process calls this after each item: glibc otherwise keeps the freed heap of a 48 MP decode
- * resident, and every worker would hold its largest item's memory for the rest of the run.
- * Trimming only when more than `keep_bytes` is free spares small items the page faults of
- * refilling a heap the next item would reuse anyway. Returns 1 if memory was released. */
-int mb_release_free_memory(size_t keep_bytes);
 
 #endif

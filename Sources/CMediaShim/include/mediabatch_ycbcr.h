@@ -1,8 +1,11 @@
 /* YCbCr to RGB exactly as libheif 1.15 converts a decoded HEVC picture (heif_colorconversion.cc,
  * Op_YCbCr_to_RGB<Pixel>, the step its tile decoding always takes, to planar RGB; nclx.cc for the coefficients), ported
- * line for line, for the pictures mediabatch decodes with libavcodec: in C, not Swift, because a debug
- * build's Swift loop took seconds a 12 MP photo (worker timeouts in the tests), and in libheif's own
- * float operations, so every sample is libheif's. */
+ * line for line, for the pictures mediabatch decodes with libavcodec (kernels/ycbcr.c): in C, not Swift, because a
+ * debug build's Swift loop is too slow for the tests' worker timeouts, and in libheif's own float operations, so
+ * every sample is libheif's. Tests/VipsKitTests/YCbCrToRGBTests.swift checks the coefficients and that the AVX2 rows
+ * are the scalar ones; Tests/MediaBatchCoreTests/HEIFPictureTests.swift compares the samples with libheif's through
+ * libvips' heifload on real HEICs: 8-bit, 10- and 12-bit (testDeeperPicturesDecodeAsLibheifDoes), an alpha image's
+ * and a gain map's luma (testAlphaImageIsTheFourthBand, testAppleGainMapDecodesAsLibheifDecodesIt). */
 #ifndef MEDIABATCH_YCBCR_H
 #define MEDIABATCH_YCBCR_H
 

@@ -1,7 +1,8 @@
 /* The inner loops of the Lanczos-3 reduce: what libvips 8.14 computes, integer for integer (see
  * reduce_kernels.h), as plain C and with SSE4.1 and AVX2. SwiftPM builds the shim with the
  * default target (x86-64 without SSE4.1), so the vector loops carry their instruction set in a
- * target attribute and reduce.c calls them only where the CPU has it. */
+ * target attribute and reduce.c calls them only where the CPU has it. Tests/VipsKitTests/ReduceTests.swift
+ * runs each level against libvips 8.14's passes, sample for sample. */
 #include "reduce_kernels.h"
 
 #include <string.h>
@@ -138,15 +139,21 @@ INLINE SSE41 void row_sse41(const MbHMasks *m, const uint8_t *in, uint8_t *out,
     }
 }
 
+/* CALL(n) for n = `bands` (1 to 4), each call with its own constant: one copy of an inlined loop per band count, so
+ * that its shuffles, its folding and its store are constants. */
+#define BY_BANDS(bands, CALL)                                                                                         \
+    switch (bands) {                                                                                                  \
+    case 1: CALL(1); break;                                                                                           \
+    case 2: CALL(2); break;                                                                                           \
+    case 3: CALL(3); break;                                                                                           \
+    default: CALL(4); break;                                                                                          \
+    }
+
 SSE41 void mb_reduceh_row_sse41(const MbHMasks *m, const uint8_t *in, uint8_t *out,
                                 const int *offsets, const int *positions, int count) {
-    /* One copy per band count, so that the shuffles, the folding and the store are constants. */
-    switch (m->bands) {
-    case 1: row_sse41(m, in, out, offsets, positions, count, 1); break;
-    case 2: row_sse41(m, in, out, offsets, positions, count, 2); break;
-    case 3: row_sse41(m, in, out, offsets, positions, count, 3); break;
-    default: row_sse41(m, in, out, offsets, positions, count, 4); break;
-    }
+#define ROW(bands) row_sse41(m, in, out, offsets, positions, count, bands)
+    BY_BANDS(m->bands, ROW)
+#undef ROW
 }
 
 /* Two rows at once, one per 128-bit half: the halves share every mask load, which is what the
@@ -177,64 +184,60 @@ INLINE AVX2 void rows_avx2(const MbHMasks *m, const uint8_t *in0, const uint8_t 
 
 AVX2 void mb_reduceh_rows_avx2(const MbHMasks *m, const uint8_t *in0, const uint8_t *in1, uint8_t *out0, uint8_t *out1,
                                const int *offsets, const int *positions, int count) {
-    switch (m->bands) {
-    case 1: rows_avx2(m, in0, in1, out0, out1, offsets, positions, count, 1); break;
-    case 2: rows_avx2(m, in0, in1, out0, out1, offsets, positions, count, 2); break;
-    case 3: rows_avx2(m, in0, in1, out0, out1, offsets, positions, count, 3); break;
-    default: rows_avx2(m, in0, in1, out0, out1, offsets, positions, count, 4); break;
-    }
+#define ROWS(bands) rows_avx2(m, in0, in1, out0, out1, offsets, positions, count, bands)
+    BY_BANDS(m->bands, ROWS)
+#undef ROWS
 }
 
-/* Vertical: 16-bit sums (see mb_reducev_row_scalar), 8 samples to a register with SSE4.1, 16 with
- * AVX2. Rows run to the last sample; the
- * tail is done again from ne - width (the same samples give the same results), and rows shorter
- * than one register go through the scalar loop. */
+/* Vertical: 16-bit sums (see mb_reducev_row_scalar), 16 samples a block with SSE4.1, 32 with AVX2. */
+INLINE SSE41 void vertical_block_sse41(const uint8_t *p, int lskip, const int16_t *k, int n, uint8_t *out) {
+    __m128i sum0 = _mm_set1_epi16(1 << (V_SHIFT - 1)), sum1 = sum0;
+    for (int i = 0; i < n; i++, p += lskip) {
+        const __m128i weight = _mm_set1_epi16(k[i]);
+        const __m128i source = _mm_loadu_si128((const __m128i *) p);
+        sum0 = _mm_add_epi16(sum0, _mm_mullo_epi16(_mm_cvtepu8_epi16(source), weight));
+        sum1 = _mm_add_epi16(sum1, _mm_mullo_epi16(_mm_unpackhi_epi8(source, _mm_setzero_si128()), weight));
+    }
+    _mm_storeu_si128((__m128i *) out, _mm_packus_epi16(_mm_srai_epi16(sum0, V_SHIFT), _mm_srai_epi16(sum1, V_SHIFT)));
+}
+
+INLINE AVX2 void vertical_block_avx2(const uint8_t *p, int lskip, const int16_t *k, int n, uint8_t *out) {
+    __m256i sum0 = _mm256_set1_epi16(1 << (V_SHIFT - 1)), sum1 = sum0;
+    for (int i = 0; i < n; i++, p += lskip) {
+        const __m256i weight = _mm256_set1_epi16(k[i]);
+        const __m256i source0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) p));
+        const __m256i source1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (p + 16)));
+        sum0 = _mm256_add_epi16(sum0, _mm256_mullo_epi16(source0, weight));
+        sum1 = _mm256_add_epi16(sum1, _mm256_mullo_epi16(source1, weight));
+    }
+    /* packus works within 128-bit halves: put the four quarters back in order. */
+    const __m256i packed = _mm256_packus_epi16(_mm256_srai_epi16(sum0, V_SHIFT), _mm256_srai_epi16(sum1, V_SHIFT));
+    _mm256_storeu_si256((__m256i *) out, _mm256_permute4x64_epi64(packed, 0xD8));
+}
+
+/* A row of `ne` samples in blocks of WIDTH with BLOCK, to the last sample: the tail is done again from
+ * ne - WIDTH (the same samples give the same results); a row shorter than one block goes to SHORTER. */
+#define VERTICAL_ROW(WIDTH, BLOCK, SHORTER)                                                                           \
+    do {                                                                                                              \
+        if (ne < (WIDTH)) {                                                                                           \
+            SHORTER(in, lskip, k, n, out, ne);                                                                        \
+            return;                                                                                                   \
+        }                                                                                                             \
+        for (int z = 0;; z += (WIDTH)) {                                                                              \
+            if (z > ne - (WIDTH))                                                                                     \
+                z = ne - (WIDTH);                                                                                     \
+            BLOCK(in + z, lskip, k, n, out + z);                                                                      \
+            if (z == ne - (WIDTH))                                                                                    \
+                break;                                                                                                \
+        }                                                                                                             \
+    } while (0)
+
 SSE41 void mb_reducev_row_sse41(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne) {
-    if (ne < 16) {
-        mb_reducev_row_scalar(in, lskip, k, n, out, ne);
-        return;
-    }
-    for (int z = 0;; z += 16) {
-        if (z > ne - 16)
-            z = ne - 16;
-        const uint8_t *p = in + z;
-        __m128i sum0 = _mm_set1_epi16(1 << (V_SHIFT - 1)), sum1 = sum0;
-        for (int i = 0; i < n; i++, p += lskip) {
-            const __m128i weight = _mm_set1_epi16(k[i]);
-            const __m128i source = _mm_loadu_si128((const __m128i *) p);
-            sum0 = _mm_add_epi16(sum0, _mm_mullo_epi16(_mm_cvtepu8_epi16(source), weight));
-            sum1 = _mm_add_epi16(sum1, _mm_mullo_epi16(_mm_unpackhi_epi8(source, _mm_setzero_si128()), weight));
-        }
-        const __m128i result = _mm_packus_epi16(_mm_srai_epi16(sum0, V_SHIFT), _mm_srai_epi16(sum1, V_SHIFT));
-        _mm_storeu_si128((__m128i *) (out + z), result);
-        if (z == ne - 16)
-            break;
-    }
+    VERTICAL_ROW(16, vertical_block_sse41, mb_reducev_row_scalar);
 }
 
 AVX2 void mb_reducev_row_avx2(const uint8_t *in, int lskip, const int16_t *k, int n, uint8_t *out, int ne) {
-    if (ne < 32) {
-        mb_reducev_row_sse41(in, lskip, k, n, out, ne);
-        return;
-    }
-    for (int z = 0;; z += 32) {
-        if (z > ne - 32)
-            z = ne - 32;
-        const uint8_t *p = in + z;
-        __m256i sum0 = _mm256_set1_epi16(1 << (V_SHIFT - 1)), sum1 = sum0;
-        for (int i = 0; i < n; i++, p += lskip) {
-            const __m256i weight = _mm256_set1_epi16(k[i]);
-            const __m256i source0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) p));
-            const __m256i source1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (p + 16)));
-            sum0 = _mm256_add_epi16(sum0, _mm256_mullo_epi16(source0, weight));
-            sum1 = _mm256_add_epi16(sum1, _mm256_mullo_epi16(source1, weight));
-        }
-        /* packus works within 128-bit halves: put the four quarters back in order. */
-        const __m256i packed = _mm256_packus_epi16(_mm256_srai_epi16(sum0, V_SHIFT), _mm256_srai_epi16(sum1, V_SHIFT));
-        _mm256_storeu_si256((__m256i *) (out + z), _mm256_permute4x64_epi64(packed, 0xD8));
-        if (z == ne - 32)
-            break;
-    }
+    VERTICAL_ROW(32, vertical_block_avx2, mb_reducev_row_sse41);
 }
 
 #endif

@@ -1,10 +1,12 @@
 /* dladdr (mb_vips_module_folder) */
 #define _GNU_SOURCE
-#include "mediabatch_shim.h"
+#include "mediabatch_wrappers.h"
+#include "mediabatch_savers.h"
 
 #include <dlfcn.h>
 #include <gmodule.h>
 #include <malloc.h>
+#include <string.h>
 
 static void mb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
@@ -55,9 +57,9 @@ int mb_vips_startup(const char *argv0, const char *const *modules, int count) {
     /* Per-tile warnings ("error in tile 0 x 688") flood stderr for one broken file; the item's
      * error, from the failing return code, already says what went wrong. */
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, mb_ignore_log, NULL);
-    /* Measured here: 2 HEIC jobs peak at ~460 MiB RSS with glibc defaults, ~250 MiB with these.
-     * Frame-sized buffers (over 1 MiB) go straight back to the kernel when freed; a lower
-     * threshold (128 KiB) also mmaps line buffers and cost 8% of JPEG throughput. */
+    /* Frame-sized buffers (over 1 MiB) go straight back to the kernel when freed, and two arenas
+     * hold what threads free: far less RSS for HEIC jobs than glibc's defaults. A lower threshold
+     * (128 KiB) would also mmap line buffers, which costs JPEG throughput (bench/README.md). */
     mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
     mallopt(M_ARENA_MAX, 2);
     return 0;
@@ -93,26 +95,29 @@ int mb_vips_copy(VipsImage *in, VipsImage **out) {
 
 int mb_vips_save_buffer(VipsImage *in, MbSaver saver, int quality, int effort, void **buf, size_t *len) {
     switch (saver) {
-    case MB_SAVER_JPEG:
-        return vips_jpegsave_buffer(in, buf, len, "Q", quality, NULL);
-    case MB_SAVER_PNG:
-        return vips_pngsave_buffer(in, buf, len, NULL);
-    case MB_SAVER_GIF:
-        return vips_gifsave_buffer(in, buf, len, NULL);
-    case MB_SAVER_WEBP:
-        return vips_webpsave_buffer(in, buf, len, "Q", quality, "effort", effort, NULL);
-    case MB_SAVER_TIFF:
-        return vips_tiffsave_buffer(in, buf, len, NULL);
-    case MB_SAVER_HEIC:
-        return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
-    case MB_SAVER_AVIF:
-        return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, "effort",
-                                    effort, NULL);
-    case MB_SAVER_JXL:
-        return vips_jxlsave_buffer(in, buf, len, "Q", quality, "effort", effort, NULL);
+#define SAVE(name, nickname, call) case MB_SAVER_##name: return call;
+        MB_SAVERS(SAVE)
+#undef SAVE
     }
     vips_error("mediabatch", "no saver %d", (int) saver);
     return -1;
+}
+
+const char *mb_vips_saver_nickname(MbSaver saver) {
+    switch (saver) {
+#define NICKNAME(name, nickname, call) case MB_SAVER_##name: return nickname;
+        MB_SAVERS(NICKNAME)
+#undef NICKNAME
+    }
+    return NULL;
+}
+
+char *mb_vips_saver_for_suffix(const char *suffix) {
+    const char *name = vips_foreign_find_save_target(suffix);
+    const char *nickname = name ? vips_nickname_find(g_type_from_name(name)) : NULL;
+    if (!nickname)
+        return NULL;
+    return g_str_has_suffix(nickname, "_target") ? g_strndup(nickname, strlen(nickname) - strlen("_target")) : g_strdup(nickname);
 }
 
 static const char *const mb_watch_key = "mediabatch-watch-failed";
@@ -221,37 +226,6 @@ int mb_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
 
 int mb_vips_srgb_profile(VipsBlob **out) {
     return vips_profile_load("srgb", out, NULL);
-}
-
-typedef struct {
-    int32_t contributions[3 * 256 * 4];
-    const uint8_t *output;
-} MbShaperTables;
-
-static int matrix_shaper_gen(VipsRegion *out_region, void *seq, void *a, void *b, gboolean *stop) {
-    VipsRegion *ir = seq;
-    const MbShaperTables *t = b;
-    const VipsRect *r = &out_region->valid;
-    if (vips_region_prepare(ir, r))
-        return -1;
-    for (int y = r->top; y < VIPS_RECT_BOTTOM(r); y++)
-        mb_matrix_shaper_8(t->contributions, t->output, VIPS_REGION_ADDR(ir, r->left, y),
-                           VIPS_REGION_ADDR(out_region, r->left, y), r->width, ir->im->Bands);
-    return 0;
-}
-
-int mb_vips_matrix_shaper(VipsImage *in, const int32_t *input, const int32_t *matrix, const uint8_t *output,
-                          const void *profile, size_t profile_length, VipsImage *out) {
-    MbShaperTables tables = {.output = output};
-    mb_matrix_shaper_contributions(input, matrix, tables.contributions);
-    VipsImage *converted = vips_image_new();
-    const int failed = vips_image_pipelinev(converted, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)
-        || vips_image_generate(converted, vips_start_one, matrix_shaper_gen, vips_stop_one, in, &tables)
-        || vips_image_write(converted, out);
-    g_object_unref(converted);
-    if (!failed)
-        vips_image_set_blob_copy(out, VIPS_META_ICC_NAME, profile, profile_length);
-    return failed ? -1 : 0;
 }
 
 int mb_release_free_memory(size_t keep_bytes) {

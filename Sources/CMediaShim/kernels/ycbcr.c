@@ -1,3 +1,7 @@
+/* YCbCr to RGB as libheif 1.15 converts it (heif_colorconversion.cc's Op_YCbCr_to_RGB, nclx.cc's coefficients), and
+ * 10- to 16-bit samples shifted up as libvips 8.14's heifload shifts them: see mediabatch_ycbcr.h. Proven by
+ * Tests/VipsKitTests/YCbCrToRGBTests.swift (coefficients; the AVX2 rows are the scalar ones) and
+ * Tests/MediaBatchCoreTests/HEIFPictureTests.swift (samples against libheif's, through heifload, on real HEICs). */
 #include "mediabatch_ycbcr.h"
 
 #include <string.h>
@@ -75,9 +79,8 @@ MbYCbCrCoefficients mb_ycbcr_coefficients(int matrix, int primaries, int full_ra
 #define CLIP_INT_U8(x) ((x) < 0 ? 0 : (x) > 255 ? 255 : (uint8_t) (x))
 
 /* clip_f_u16 into a T, shifted up `up` bits, a macro: a debug build (-O0) calls functions, and 36 calls a pixel
- * took a fifth of a 12 MP photo's whole item. Each result is stored where it is made: so an 8-bit row runs as fast
- * as before the 16-bit one shared its body (Swift's clang 21, -O2: 39 ms for 12 MP of 4 bands, as before; results
- * computed first and stored after took 52). */
+ * would be much of a photo's item there. Each result is stored where it is made: the 8-bit row is slower with the
+ * three computed first and stored after (bench/README.md). */
 #define CLIP_F(fx, maxi, up, T, out) do { long x_ = (long) ((fx) + 0.5f); (out) = (T) ((x_ < 0 ? 0 : x_ > (maxi) ? (maxi) : (int) x_) << (up)); } while (0)
 
 /* One row from pixel `x` on, as Op_YCbCr_to_RGB<Pixel>'s inner loop (its matrix test hoisted out of the loop),
@@ -180,7 +183,7 @@ static AVX2 int row_avx2(const MbYCbCrCoefficients *c, const uint8_t *y, const u
 #endif
 
 /* Whether the vector row applies: the float formula (not GBR or YCgCo), colour, 3 bands, on a CPU with AVX2. */
-static int vector_row(const MbYCbCrCoefficients *c, const uint8_t *cb, int shift_x, int bands) {
+static int vector_row(const MbYCbCrCoefficients *c, const void *cb, int shift_x, int bands) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
     return c->matrix != 0 && c->matrix != 8 && cb && shift_x <= 1 && bands == 3 && __builtin_cpu_supports("avx2");
@@ -189,51 +192,79 @@ static int vector_row(const MbYCbCrCoefficients *c, const uint8_t *cb, int shift
 #endif
 }
 
+/* Where an 8-bit row's scalar loop starts: past what the vector row did, where it applies. */
+static inline int vector_row_end(int vector, const MbYCbCrCoefficients *c, const uint8_t *y, const uint8_t *cb,
+                                 const uint8_t *cr, int shift_x, uint8_t *out, int width) {
+#if defined(__x86_64__)
+    if (vector)
+        return row_avx2(c, y, cb, cr, shift_x, out, width);
+#endif
+    return 0;
+}
+
+/* 16-bit rows have no vector loop: the scalar one does each whole. */
+static inline int no_vector_row(int vector, const MbYCbCrCoefficients *c, const uint16_t *y, const uint16_t *cb,
+                                const uint16_t *cr, int shift_x, uint16_t *out, int width) {
+    return 0;
+}
+
+/* The picture row by row into its region of `out`, for samples of type T (every stride in bytes): ROW_START's
+ * vector loop first, then ROW from where it stopped. One body for both sample types. */
+#define YCBCR_PICTURE(NAME, T, ROW, ROW_START)                                                                        \
+    static void NAME(const MbYCbCrCoefficients *c, int bits, const T *y, ptrdiff_t y_stride, const T *cb,            \
+                     ptrdiff_t cb_stride, const T *cr, ptrdiff_t cr_stride, int shift_x, int shift_y, T *out,         \
+                     ptrdiff_t out_stride, int bands, int left, int top, int width, int height) {                    \
+        const int vector = sizeof(T) == 1 && vector_row(c, cb, shift_x, bands);                                      \
+        for (int j = 0; j < height; j++) {                                                                           \
+            const ptrdiff_t cy = j >> shift_y;                                                                       \
+            const T *yr = (const T *) ((const char *) y + j * y_stride);                                              \
+            const T *cbr = cb ? (const T *) ((const char *) cb + cy * cb_stride) : NULL;                             \
+            const T *crr = cr ? (const T *) ((const char *) cr + cy * cr_stride) : NULL;                             \
+            T *o = (T *) ((char *) out + (top + j) * out_stride) + (ptrdiff_t) left * bands;                         \
+            ROW(c, bits, yr, cbr, crr, shift_x, o, bands, ROW_START(vector, c, yr, cbr, crr, shift_x, o, width),     \
+                width);                                                                                              \
+        }                                                                                                            \
+    }
+
+YCBCR_PICTURE(picture, uint8_t, row, vector_row_end)
+YCBCR_PICTURE(picture16, uint16_t, row16, no_vector_row)
+
 void mb_ycbcr_to_rgb(const MbYCbCrCoefficients *c, const uint8_t *y, ptrdiff_t y_stride, const uint8_t *cb,
                      ptrdiff_t cb_stride, const uint8_t *cr, ptrdiff_t cr_stride, int shift_x, int shift_y,
                      uint8_t *out, ptrdiff_t out_stride, int bands, int left, int top, int width, int height) {
-    const int vector = vector_row(c, cb, shift_x, bands);
-    for (int j = 0; j < height; j++) {
-        ptrdiff_t cy = j >> shift_y;
-        const uint8_t *yr = y + j * y_stride, *cbr = cb ? cb + cy * cb_stride : NULL, *crr = cr ? cr + cy * cr_stride : NULL;
-        uint8_t *o = out + (top + j) * out_stride + (ptrdiff_t) left * bands;
-        int x = 0;
-#if defined(__x86_64__)
-        if (vector)
-            x = row_avx2(c, yr, cbr, crr, shift_x, o, width);
-#endif
-        row(c, 8, yr, cbr, crr, shift_x, o, bands, x, width);
-    }
+    picture(c, 8, y, y_stride, cb, cb_stride, cr, cr_stride, shift_x, shift_y, out, out_stride, bands, left, top, width,
+            height);
 }
 
 void mb_ycbcr16_to_rgb(const MbYCbCrCoefficients *c, int bits, const uint16_t *y, ptrdiff_t y_stride, const uint16_t *cb,
                        ptrdiff_t cb_stride, const uint16_t *cr, ptrdiff_t cr_stride, int shift_x, int shift_y,
                        uint16_t *out, ptrdiff_t out_stride, int bands, int left, int top, int width, int height) {
-    for (int j = 0; j < height; j++) {
-        ptrdiff_t cy = j >> shift_y;
-        const uint16_t *yr = (const uint16_t *) ((const char *) y + j * y_stride);
-        const uint16_t *cbr = cb ? (const uint16_t *) ((const char *) cb + cy * cb_stride) : NULL;
-        const uint16_t *crr = cr ? (const uint16_t *) ((const char *) cr + cy * cr_stride) : NULL;
-        uint16_t *o = (uint16_t *) ((char *) out + (top + j) * out_stride) + (ptrdiff_t) left * bands;
-        row16(c, bits, yr, cbr, crr, shift_x, o, bands, 0, width);
-    }
+    picture16(c, bits, y, y_stride, cb, cb_stride, cr, cr_stride, shift_x, shift_y, out, out_stride, bands, left, top,
+              width, height);
 }
+
+/* A plane as it is into one band of the region, each sample shifted up `up` bits (every stride in bytes). One body
+ * for both sample types. */
+#define COPY_LUMA(NAME, T)                                                                                            \
+    static void NAME(const T *y, ptrdiff_t y_stride, int up, T *out, ptrdiff_t out_stride, int bands, int band,      \
+                     int left, int top, int width, int height) {                                                     \
+        for (int j = 0; j < height; j++) {                                                                           \
+            const T *in = (const T *) ((const char *) y + j * y_stride);                                              \
+            T *o = (T *) ((char *) out + (top + j) * out_stride) + (ptrdiff_t) left * bands + band;                  \
+            for (int x = 0; x < width; x++)                                                                          \
+                o[(ptrdiff_t) x * bands] = (T) (in[x] << up);                                                        \
+        }                                                                                                            \
+    }
+
+COPY_LUMA(copy_luma, uint8_t)
+COPY_LUMA(copy_luma16, uint16_t)
 
 void mb_copy_luma(const uint8_t *y, ptrdiff_t y_stride, uint8_t *out, ptrdiff_t out_stride, int bands, int band,
                   int left, int top, int width, int height) {
-    for (int j = 0; j < height; j++) {
-        const uint8_t *in = y + j * y_stride;
-        uint8_t *o = out + (top + j) * out_stride + (ptrdiff_t) left * bands + band;
-        for (int x = 0; x < width; x++) o[(ptrdiff_t) x * bands] = in[x];
-    }
+    copy_luma(y, y_stride, 0, out, out_stride, bands, band, left, top, width, height);
 }
 
 void mb_copy_luma16(const uint16_t *y, ptrdiff_t y_stride, int bits, uint16_t *out, ptrdiff_t out_stride, int bands, int band,
                     int left, int top, int width, int height) {
-    const int up = 16 - bits;
-    for (int j = 0; j < height; j++) {
-        const uint16_t *in = (const uint16_t *) ((const char *) y + j * y_stride);
-        uint16_t *o = (uint16_t *) ((char *) out + (top + j) * out_stride) + (ptrdiff_t) left * bands + band;
-        for (int x = 0; x < width; x++) o[(ptrdiff_t) x * bands] = (uint16_t) (in[x] << up);
-    }
+    copy_luma16(y, y_stride, 16 - bits, out, out_stride, bands, band, left, top, width, height);
 }

@@ -2,13 +2,26 @@
  * vips_thumbnail_image for shrinking, step for step, with the Lanczos-3 passes replaced by
  * mb_reducev / mb_reduceh (reduce.c). Where libvips would do more than decode, reduce and rotate
  * (pyramids, pages, alpha premultiplication, colour conversion, upsizing), libvips' own operation
- * runs instead, so that every image gets what vips_thumbnail gives it. */
-#include "mediabatch_shim.h"
+ * runs instead, so that every image gets what vips_thumbnail gives it. Tests/VipsKitTests/ResizeTests.swift
+ * compares sizes, orientation and pixels with libvips' own operations, whichever of the two reduced. */
+#include "mediabatch_resize.h"
 
 /* ---- resize ---- */
 
 int mb_libvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+/* `*image` reduced by `pass` where `scale` shrinks it, the result in its place (the reference to
+ * the image before handed over either way). */
+static int reduce_by(VipsImage **image, int (*pass)(VipsImage *, VipsImage **, double, double), double scale, double gap) {
+    VipsImage *next;
+    if (scale >= 1.0)
+        return 0;
+    const int failed = pass(*image, &next, 1.0 / scale, gap);
+    g_object_unref(*image);
+    *image = failed ? NULL : next;
+    return failed;
 }
 
 /* vips_resize's shrinking, for 8-bit images without alpha: its default kernel (Lanczos 3) and
@@ -21,21 +34,9 @@ int mb_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
     const double gap = 2.0;
     hscale = VIPS_MAX(hscale, 1.0 / in->Xsize);
     vscale = VIPS_MAX(vscale, 1.0 / in->Ysize);
-    VipsImage *reduced = g_object_ref(in), *next;
-    if (vscale < 1.0) {
-        const int failed = mb_reducev(reduced, &next, 1.0 / vscale, gap);
-        g_object_unref(reduced);
-        if (failed)
-            return -1;
-        reduced = next;
-    }
-    if (hscale < 1.0) {
-        const int failed = mb_reduceh(reduced, &next, 1.0 / hscale, gap);
-        g_object_unref(reduced);
-        if (failed)
-            return -1;
-        reduced = next;
-    }
+    VipsImage *reduced = g_object_ref(in);
+    if (reduce_by(&reduced, mb_reducev, vscale, gap) || reduce_by(&reduced, mb_reduceh, hscale, gap))
+        return -1;
     const int result = vips_copy(reduced, out, NULL);
     g_object_unref(reduced);
     return result;
@@ -190,7 +191,7 @@ static int resize_frames(VipsImage *in, int pages, const Target *t, VipsImage **
 }
 
 /* libvips 8.14's GIF loader gives every frame an alpha band, which vips_thumbnail premultiplies and reduces in float:
- * most of an animation's time (measured: 2.3x the CPU of the same frames without it). Where every pixel is opaque,
+ * most of an animation's time (bench/README.md). Where every pixel is opaque,
  * the frames are the same without that band, and mb_resize reduces them in 8 bits; else vips_thumbnail_image. */
 static int thumbnail_gif_frames(const char *path, const Header *h, const Target *t, VipsImage **out) {
     VipsImage *x[4] = {NULL};
