@@ -62,6 +62,11 @@ install -d "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/
 "$binary" schema >"$stage/usr/share/mediabatch/pipeline.schema.json"
 install -m 0644 pipelines/*.json "$stage/usr/share/doc/mediabatch/examples/"
 gzip -9n <README.md >"$stage/usr/share/doc/mediabatch/README.md.gz"
+# The README's reference is in docs/, which it links to: the pages go beside it, compressed alike.
+install -d "$stage/usr/share/doc/mediabatch/docs"
+for page in docs/*.md; do
+  gzip -9n <"$page" >"$stage/usr/share/doc/mediabatch/docs/${page#docs/}.gz"
+done
 scripts/package-copyright.sh "$scratch" >"$stage/usr/share/doc/mediabatch/copyright"
 commit=$(git rev-parse --short HEAD 2>/dev/null) && built_from="commit $commit" || built_from="a git archive"
 printf 'mediabatch (%s) %s; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \

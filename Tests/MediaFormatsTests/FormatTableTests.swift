@@ -60,18 +60,18 @@ final class FormatTableTests: XCTestCase {
         XCTAssertEqual(MediaFormat.allCases.filter { !$0.row.honoursExifOrientation }, [.heic, .avif, .jxl])
     }
 
-    /// The README's formats table is the table's rows, rendered.
-    func testTheREADMEsFormatsTableIsTheFormatTable() throws {
-        let readme = Fixtures.repositoryRoot.appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+    /// The formats table of the docs (`docs/formats.md`) is the table's rows, rendered.
+    func testTheDocsFormatsTableIsTheFormatTable() throws {
+        let page = Fixtures.repositoryRoot.appendingPathComponent("docs/formats.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
         let (start, end) = ("<!-- formats table: generated -->\n", "<!-- end of formats table -->")
         let from = try XCTUnwrap(text.range(of: start)), to = try XCTUnwrap(text.range(of: end))
         let rendered = Self.formatsTable()
         if ProcessInfo.processInfo.environment["MEDIABATCH_RECORD_GOLDENS"] == "1" {
-            try text.replacingCharacters(in: from.upperBound..<to.lowerBound, with: rendered).write(to: readme, atomically: true, encoding: .utf8)
+            try text.replacingCharacters(in: from.upperBound..<to.lowerBound, with: rendered).write(to: page, atomically: true, encoding: .utf8)
             return
         }
-        XCTAssertEqual(String(text[from.upperBound..<to.lowerBound]), rendered, "README.md's formats table; MEDIABATCH_RECORD_GOLDENS=1 writes it again")
+        XCTAssertEqual(String(text[from.upperBound..<to.lowerBound]), rendered, "docs/formats.md's formats table; MEDIABATCH_RECORD_GOLDENS=1 writes it again")
     }
 
     /// One line a format: its name for `input.formats` and `{"format": …}`, its file names, how it

@@ -58,7 +58,7 @@ else
 fi
 
 # Memory: the job's cgroup limit (in MiB) minus the process's own overhead: ~100 MiB fixed (66 MiB
-# measured over an empty folder, README "Performance") plus margin for estimate error. The limit must
+# measured over an empty folder, docs/performance.md "Memory") plus margin for estimate error. The limit must
 # exceed budget + overhead, or the cgroup OOM-kills the task before the budget ever says no.
 if [[ -n ${SLURM_MEM_PER_NODE:-} ]]; then
   mem_mib=$SLURM_MEM_PER_NODE

@@ -25,7 +25,7 @@ final class CostEstimatorTests: XCTestCase {
     }
 
     /// A 27 MP DNG (6000×4500, a full-size preview) to 2048 px, measured here as extra peak RSS
-    /// over an idle run (README, "Memory budget"): LibRaw's full develop, its half-size develop, the
+    /// over an idle run (docs/operations.md, "Memory budget and scheduling"): LibRaw's full develop, its half-size develop, the
     /// preview decoded at half size by libjpeg.
     func testRawCalibrationPointsAreCoveredAndClose() {
         let developed = PixelSize(width: 6000, height: 4500)
