@@ -249,12 +249,15 @@ public final class StateStore: @unchecked Sendable {
                 table.add(column: "duration", .double)
             }
         }
-        migrator.registerMigration("v8: raw+jpeg partners") { db in
+        // Two releases numbered these apart ("v7: raw+jpeg partners", "v8"/"v9: output roles"): a database
+        // one of them wrote has the columns already.
+        migrator.registerMigration("v8: raw+jpeg partners", merging: ["v7: raw+jpeg partners"]) { db, applied in
+            guard applied.isEmpty else { return }
             try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
         }
-        migrator.registerMigration("v9: video outputs") { db in
+        migrator.registerMigration("v9: video outputs", merging: ["v8: output roles", "v9: output roles"]) { db, applied in
             try db.alter(table: "outputs") { table in
-                table.add(column: "role", .text)
+                if applied.isEmpty { table.add(column: "role", .text) }
                 table.add(column: "codec", .text)
             }
         }

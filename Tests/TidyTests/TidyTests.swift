@@ -86,7 +86,7 @@ final class TidyTests: XCTestCase {
         let tests = Fixtures.repositoryRoot.appendingPathComponent("Tests")
         // Tests of what several files do together, named after what they check.
         let together: Set = ["CameraVideoTests.swift", "LivePhotoPairingTests.swift", "ReportFormatsTests.swift", "FitSyntaxTests.swift",
-                             "StageSchemaTests.swift", "PipelineFuzzFindingsTests.swift"]
+                             "StageSchemaTests.swift", "PipelineFuzzFindingsTests.swift", "StateUpgradeTests.swift"]
         for target in ["MediaBatchCoreTests", "PipelineTests"] {
             let folder = tests.appendingPathComponent(target)
             for path in FileManager.default.enumerator(atPath: folder.path)!.compactMap({ $0 as? String }) where path.hasSuffix("Tests.swift") {

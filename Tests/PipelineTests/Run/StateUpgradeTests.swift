@@ -2,13 +2,14 @@ import Foundation
 @testable import MediaBatchCore
 import PipelineModel
 import RunState
+import MediaTestSupport
 import TestSupport
 import VipsKit
 import XCTest
 
 /// The run after an upgrade: over a state database an earlier release wrote (`Tests/Fixtures/state`,
 /// one per schema) and the outputs its run left, the same pipeline over the same inputs decides as
-/// the README's "Incremental runs" says. An item's recipe is mediabatch's output version, the
+/// docs/operations.md's "Incremental runs" says. An item's recipe is mediabatch's output version, the
 /// libvips release and the stages' fingerprints (which keep their text across releases for a
 /// pipeline that does not use a newer option): where the output version and libvips are those
 /// that wrote the fixture, the recorded recipe stands, and the item is judged by its outputs; where
