@@ -24,9 +24,11 @@ final class OutputClaims: @unchecked Sendable {
 
     init(log: URL, recordedOwner: @escaping (String) -> String? = { _ in nil }) {
         self.log = log
+        // Registered before it exists: an abort between the two would leave it.
+        TemporaryFiles.shared.register(log.path)
         descriptor = open(log.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         self.recordedOwner = recordedOwner
-        if descriptor >= 0 { TemporaryFiles.shared.register(log.path) }
+        if descriptor < 0 { TemporaryFiles.shared.unregister(log.path) }
     }
 
     deinit {

@@ -33,11 +33,11 @@ final class TemporaryFiles: @unchecked Sendable {
         return paths.contains(path)
     }
 
-    /// Removes every temporary file still in progress.
+    /// Removes every temporary file still in progress, for a process about to exit: the lock stays
+    /// taken, so that a file registered from now on (each is registered before it is made) waits
+    /// for the exit instead of being left behind.
     func removeAll() {
         lock.lock()
-        let current = paths
-        lock.unlock()
-        for path in current { unlink(path) }
+        for path in paths { unlink(path) }
     }
 }
