@@ -6,7 +6,7 @@ SCRATCH ?= .build
 # The Debian release `make package` builds for: the host's, or trixie/bookworm in a debootstrap root.
 RELEASE ?= $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 
-.PHONY: deps demo test build release bench bench-trixie clean package package-test test-trixie test-slurm
+.PHONY: deps demo test test-corpus build release bench bench-trixie clean package package-test test-trixie test-slurm
 
 deps:
 	@./scripts/install-deps.sh
@@ -24,10 +24,15 @@ demo: release
 	@echo "Outputs in out/quickstart, report in out/quickstart-report.json"
 
 # The schema and ThumbHash tests compare with PyPI packages: their venv is made first, so a network failure shows here.
+# The test classes run on every CPU at once (scripts/run-tests.py), which prints the slowest tests and the time.
 test: deps
 	./scripts/test-python.sh >/dev/null
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
-	$(SWIFT) test --skip-build --disable-swift-testing --scratch-path $(SCRATCH)
+	./scripts/run-tests.py --scratch-path $(SCRATCH)
+
+# The suite with the checks over the shared corpus of real-world media (../shared/corpus, or MEDIABATCH_CORPUS) too.
+test-corpus:
+	MEDIABATCH_CORPUS=$${MEDIABATCH_CORPUS:-$(abspath ../shared/corpus)} $(MAKE) test
 
 # The whole suite on Debian 13 (trixie) from a Debian 12 machine: in a debootstrap root with trixie's own
 # build packages and this machine's toolchain, building into .build/trixie so that .build stays bookworm's.
