@@ -45,9 +45,9 @@
 # One line per comparison: OK, VARIES or DIFFERS with the first differing path; then a summary.
 # Exit 0 when nothing DIFFERS (STRICT=1: nor VARIES), 1 otherwise, 2 on a usage error. Compare a
 # binary with itself first. Work files go to WORKDIR (default /tmp/compare-builds; its old/, new/
-# and cur/ are replaced), never into the repository. About 13 minutes a binary on 2 busy cores:
-# web-responsive's AVIF variants and, in the corpus, video/quicktime-jpeg.mov, whose AV1 encoder
-# hangs at its flush until limits.timeout abandons it (138 s, in the run and again in the rerun).
+# and cur/ are replaced), never into the repository. About 20 minutes for the two binaries on 2
+# busy cores, half of it videos-web over the corpus: video/quicktime-jpeg.mov's AV1 encoder (SVT-AV1)
+# hangs at its flush until limits.timeout abandons it, 138 s in the run and again in the rerun.
 # Environment: JOBS (default 2), MEDIABATCH_CORPUS, PIPELINES (e.g. "quickstart share-safe";
 # default all), ROOTS (e.g. "samples"; default "samples corpus"), STRICT.
 set -uo pipefail
@@ -190,11 +190,15 @@ def short(value, width=90):
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return text if len(text) <= width else text[:width] + '…'
 
+def shown(value):
+    """A value in a DIFFERS line: strings quoted, anything else as JSON."""
+    return repr(short(value)) if isinstance(value, str) else short(value)
+
 def first_line_difference(name, a, b):
     la, lb = a.split('\n'), b.split('\n')
     for number, (x, y) in enumerate(zip(la, lb), 1):
         if x != y:
-            return f'{name}: line {number}: old {short(x)!r} | new {short(y)!r}'
+            return f'{name}: line {number}: old {shown(x)} | new {shown(y)}'
     return f'{name}: old has {len(la)} lines, new {len(lb)}'
 
 def compare_file(kind, old, new):
@@ -232,7 +236,7 @@ def compare_file(kind, old, new):
     more = lambda found: f' (+{len(found) - 1} more)' if len(found) > 1 else ''
     if unexplained:
         where, x, y = unexplained[0]
-        return 'DIFFERS', f'{where}: old {short(x)!r} | new {short(y)!r}{more(unexplained)}'
+        return 'DIFFERS', f'{where}: old {shown(x)} | new {shown(y)}{more(unexplained)}'
     where, x, y = differences[0]
     return 'VARIES', f'{where}: {explain(x, y)}{more(differences)}'
 
