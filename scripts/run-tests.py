@@ -67,8 +67,9 @@ def main():
                 failed.append(name)
                 print(f"== {name}: {'exit ' + str(code) if code else str(len(bad)) + ' failed'}\n{output}", flush=True)
     wall = time.monotonic() - began
+    earlier.update({name: seconds for name, seconds, _ in results})
     with open(times_file, "w") as file:
-        for name, seconds, _ in results:
+        for name, seconds in sorted(earlier.items()):
             file.write(f"{name}\t{seconds:.2f}\n")
     tests = sorted((t for _, _, ts in results for t in ts), reverse=True)
     counts = collections.Counter(t[3] for t in tests)

@@ -63,8 +63,11 @@ public final class PipelineRunner: @unchecked Sendable {
             interrupted: scheduler.isCancelled, stoppedByFailure: recorder.stoppedByFailure, dryRun: options.dryRun,
             shard: options.shard?.description, totals: recorder.spool.total, orphans: orphans, staleOutputs: stale)
         if let store, runID != 0 {
+            // Keys sorted: `status` prints them, the same for the same totals.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
             try? store.finishRun(runID, interrupted: summary.interrupted,
-                                 totals: String(decoding: (try? JSONEncoder().encode(summary.totals)) ?? Data(), as: UTF8.self))
+                                 totals: String(decoding: (try? encoder.encode(summary.totals)) ?? Data(), as: UTF8.self))
         }
         return FinishedRun(summary: summary, spool: recorder.spool, removing: options.dryRun ? spoolFolder : nil,
                            manifest: options.makesManifest && !options.dryRun ? ledger.manifestItems : nil,
