@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 @testable import MediaBatchCore
 import PipelineModel
 import MediaTestSupport
@@ -80,4 +81,28 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
 
     // MARK: Animations
 
+    /// A stage's own operation (`PictureEffect`) is applied to the pictures that name it, after they
+    /// are sized and converted, and to no other: the renderer knows the stage by its name only.
+    func testAPictureEffectIsAppliedToThePicturesThatNameIt() throws {
+        let planned = try Self.planned("jpeg/orientation/Landscape_6.jpg", #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 200}, {"stage": "write"}"#)
+        let plain = try XCTUnwrap(planned.plan.outputs.first?.picture), negated = plain.applying(Negated.name)
+        XCTAssertFalse(negated.isUntouched, "a picture with an effect is encoded, not copied")
+        let renderer = PictureRenderer(path: planned.item.input.path, pictures: [plain, negated], effects: [Negated.name: Negated()])
+        let (a, b) = (try renderer.image(for: plain).pixels(), try renderer.image(for: negated).pixels())
+        XCTAssertEqual(a.count, b.count)
+        XCTAssertEqual(Set(zip(a, b).map { Int($0) + Int($1) }), [255], "each sample and its negative add up to 255")
+    }
+}
+
+/// An operation of the test's own: each sample's negative.
+private struct Negated: PictureEffect {
+    static let syntax = [StageSyntax(spelling: "negated", help: "", options: []) { _ in Negated() }]
+    static let placement = StagePlacement()
+    var fingerprint: String { "negated" }
+
+    func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {}
+
+    func apply(to image: VImage, for picture: Picture) throws -> VImage {
+        try image.mapped(through: (0...255).map { UInt8(255 - $0) })
+    }
 }
