@@ -3,8 +3,8 @@ import Foundation
 
 /// libavcodec's decoding calls and the libavutil ones they take (frames, packets, errors),
 /// opened with dlopen on the first HEIC or video. A HEIC's tiles need nothing else: libavformat
-/// and libavfilter (with their own ~70 dependencies, 30 ms of dynamic linking a process) load
-/// only with the first video (`LibAVFormat`, `LibAVDecoding`).
+/// and libavfilter, whose many dependencies cost every process that loads them its dynamic
+/// linking, load only with the first video (`LibAVFormat`, `LibAVDecoding`).
 struct LibAVCodec: @unchecked Sendable {
     typealias Codec = UnsafeMutablePointer<AVCodecContext>
     typealias Frame = UnsafeMutablePointer<AVFrame>

@@ -31,7 +31,7 @@ public enum LibAV {
         try library.codec.check(library.openInput(&context, path, nil, nil), "open")
         defer { library.closeInput(&context) }
         guard let context else { throw LibAVError(.failed, operation: "open", message: "no context") }
-        // Finding stream info decodes frames: 28% of a dry run's time over Live Photo movies.
+        // Finding stream info decodes frames: a large share of a dry run over Live Photo movies.
         // MOV and MP4 headers state every stream's codec, size, rate and the duration already.
         if !headerDescribesEveryStream(context) {
             try library.codec.check(library.findStreamInfo(context, nil), "find stream info")
@@ -64,7 +64,7 @@ public enum LibAV {
     /// Whether what the probe reports is known from the header alone: the duration, every audio
     /// and video stream's codec, and a video stream's size and average frame rate. A data stream
     /// may stay unnamed: reading packets cannot name Apple's timed metadata (`mebx`, in Live Photo,
-    /// cinematic and GPS-tagged iPhone movies) either, and tried to for a third of a dry run's time.
+    /// cinematic and GPS-tagged iPhone movies) either, and trying costs a dry run a large share of its time.
     static func headerDescribesEveryStream(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         guard context.pointee.duration > 0, context.pointee.nb_streams > 0 else { return false }
         return (0..<Int(context.pointee.nb_streams)).allSatisfy { index in

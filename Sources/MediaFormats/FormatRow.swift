@@ -76,7 +76,7 @@ extension FormatRow {
     /// A camera's RAW: developed by LibRaw, or its embedded preview read; `container` edits its
     /// metadata in place when it is copied. LibRaw holds the raw data (16 bits a pixel) and a
     /// 4 × 16-bit working image, then makes the 8-bit RGB output (3 bytes), which libvips copies:
-    /// measured on a 24 MP DNG (see the README's "Memory budget").
+    /// calibrated on a DNG in docs/operations.md, "Memory budget and scheduling".
     static func cameraRaw(_ format: MediaFormat, _ extensions: [String], _ magic: Magic, container: ContainerKind?, _ help: String) -> FormatRow {
         FormatRow(format: format, kind: .cameraRaw, extensions: extensions, magic: magic, decoder: nil, encoder: nil, container: container,
                   decodeCost: .rawDevelop(rawBytesPerPixel: 2, imageBytesPerPixel: 11), honoursExifOrientation: true,

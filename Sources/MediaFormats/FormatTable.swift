@@ -1,18 +1,14 @@
 /// Every format mediabatch knows, one row each: the one place a format is described. Adding a
 /// format is a row here, its codec in VipsKit and its metadata container in MetadataKit.
 ///
-/// Figures, measured on Debian 12 (libvips 8.14, 2 cores): decoding peaks are extra resident
-/// memory per pixel of the file's image (12 MP → 2048 px: a JPEG ≈ +12 MiB streaming, a HEIC
-/// ≈ +80 MiB whole frame); encoding peaks are per pixel of the output (a 2048 × 1536 AVIF at
-/// libaom effort 2: 60–80 MiB; HEIC through x265: 55–65 MiB; WebP ≈ 20 MiB; JPEG and PNG a few).
-/// Default qualities: JPEG and WebP 80 are sharp's; AVIF 62 and HEIC 44 match JPEG 80's SSIM on
-/// 1280 px photos (0.967 luma; 0.969 for AVIF at 64% of JPEG's bytes, 0.970 for HEIC at 59%).
-/// Efforts: WebP 4 is libwebp's, cwebp's, sharp's and Pillow's; AVIF 2 gave 61% of JPEG's bytes
-/// in 0.19 s per 1280 px photo where libvips' 4 took 1.0 s for 58% (see bench/README.md). JPEG XL
-/// (libjxl 0.7, 6 photos at 1280 px): JPEG 80's SSIM (0.962) at quality 82, effort 4, in 70% of its
-/// bytes and 0.2 s; effort 7 saves 6% more bytes for 0.15 s more a photo. Decoding a 4000 × 3000
-/// RGB file (`/usr/bin/time vips avg`, peak over libvips' own): JPEG XL (libjxl 0.7) +70 MiB, whole
-/// frame; BMP through ImageMagick 6 (Q16: its own copy of the pixels, then libvips') +173 MiB.
+/// Costs are measured peaks of extra resident memory: decoding per pixel of the file's image
+/// (streaming in strips, or the whole frame), encoding per pixel of the output (calibrated in
+/// docs/operations.md, "Memory budget and scheduling"; the figures in bench/README.md, "Figures
+/// behind the code's choices"). Default qualities: JPEG and WebP 80 are sharp's; AVIF's, HEIC's
+/// and JPEG XL's give JPEG 80's SSIM on photos in fewer bytes. Efforts: WebP 4 is libwebp's,
+/// cwebp's, sharp's and Pillow's; AVIF's takes a fraction of the time of libvips' default for
+/// nearly its bytes; a higher JPEG XL one saves few bytes for much more time. BMP costs two
+/// copies of the pixels: ImageMagick 6 (Q16) makes its own, then libvips'.
 public enum FormatTable {
     public static let rows: [FormatRow] = [
         FormatRow(format: .jpeg, kind: .still, extensions: ["jpg", "jpeg", "jpe"], magic: .prefix([[0xFF, 0xD8, 0xFF]]),

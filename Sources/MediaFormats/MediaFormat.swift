@@ -71,7 +71,7 @@ public enum ContainerKind: Sendable, CaseIterable {
 
 extension ContainerKind {
     /// Where a file of this container keeps location, all of which `stripLocation` removes from a
-    /// copy in place (the README's formats table says it per format).
+    /// copy in place (the formats table in docs/formats.md says it per format).
     public var locationPlaces: String {
         switch self {
         case .jpeg: return "EXIF GPS, XMP, IPTC in every APP1/APP13 copy; MPF images and a motion photo's video too"

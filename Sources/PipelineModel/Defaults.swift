@@ -20,7 +20,8 @@ public enum Defaults {
     public static let maxFileBytes = ByteSize(bytes: 4 << 30)
     /// Generous for animations; a 10 000-frame GIF is a bomb, not a photo.
     public static let maxFrames = 1000
-    /// A 48 MP HEIC takes under 2 s here; a 2 GB movie copy under a minute.
+    /// Far more than the largest photo or a long movie's copy takes (bench/README.md, "Figures
+    /// behind the code's choices"): only a stuck item reaches it.
     public static let timeoutSeconds = 120
     public static let onError = Pipeline.OnError.continue
     /// An image written in its own format (no `transcode`, no `variants`) whose pixels a stage
@@ -33,7 +34,7 @@ public enum Defaults {
     public static let maxVideoFrames = 648_000
     /// An HDR photo stays HDR wherever its output format can say so.
     public static let hdr = HDR.keep
-    /// Within the box, as `maxPixelSize` always fitted.
+    /// Within the box, as `maxPixelSize` fits.
     public static let fit = Fit.Mode.inside
     /// `cover` keeps the middle, as sharp and libvips do.
     public static let position = Fit.Position.gravity(.centre)

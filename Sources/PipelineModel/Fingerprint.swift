@@ -24,7 +24,8 @@ extension MediaMatch {
 }
 
 extension Fit {
-    /// Empty for the default (`inside`), so pipelines written before fits keep their fingerprints.
+    /// Empty for the default (`inside`), so pipelines that name no fit keep the fingerprint their
+    /// items were recorded with (the state database redoes an item when it changes).
     public var fingerprint: String {
         switch mode {
         case .inside: return ""

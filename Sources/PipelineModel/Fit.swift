@@ -15,7 +15,7 @@ public struct Fit: Hashable, Sendable {
     }
 
     public enum Mode: String, CaseIterable, Codable, Sendable {
-        /// Within the box, aspect ratio kept (today's `maxPixelSize`).
+        /// Within the box, aspect ratio kept (what `maxPixelSize` does).
         case inside
         /// Fills the box, aspect ratio kept, what overflows cut off at `position`.
         case cover

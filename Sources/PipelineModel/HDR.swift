@@ -17,7 +17,8 @@ public enum HDR: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// Empty for the default, so pipelines written before the option keep their fingerprints.
+    /// Empty for the default, so pipelines that do not name `hdr` keep the fingerprint their items
+    /// were recorded with.
     public var fingerprint: String { self == Defaults.hdr ? "" : ",hdr=\(rawValue)" }
 }
 

@@ -1,7 +1,7 @@
 /// What an item is, modelled on PHPickerFilter and PHAssetMediaSubtype. Every kind is decided
 /// from the file's own header and metadata (never its name, never its pixels); an item can be
-/// several at once (a Live Photo is also an image, a portrait is also an HDR photo). The README
-/// lists the evidence each kind reads.
+/// several at once (a Live Photo is also an image, a portrait is also an HDR photo).
+/// docs/pipeline.md, "Media kinds", lists the evidence each kind reads.
 public enum MediaKind: String, CaseIterable, Codable, Sendable {
     case images
     case videos

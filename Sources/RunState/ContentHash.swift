@@ -2,7 +2,8 @@ import DigestKit
 import Foundation
 
 /// SHA-256 of a file's bytes, read through one 256 KiB buffer so a 2 GB movie costs that much
-/// memory (a fresh `Data` a chunk cost a page fault a page: more system time than the hashing).
+/// memory (a fresh `Data` a chunk would cost a page fault a page: more system time than the
+/// hashing).
 public enum ContentHash {
     public static func ofFile(atPath path: String) throws -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -31,7 +32,7 @@ public enum ContentHash {
 
     private static let digits = Array("0123456789abcdef".utf8)
 
-    /// Two lower-case hex digits a byte (`String(format:)` a byte cost more than the SHA-256).
+    /// Two lower-case hex digits a byte (`String(format:)` a byte costs more than the SHA-256).
     private static func hex(_ digest: some Sequence<UInt8>) -> String {
         String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }

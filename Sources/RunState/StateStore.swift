@@ -249,8 +249,8 @@ public final class StateStore: @unchecked Sendable {
                 table.add(column: "duration", .double)
             }
         }
-        // Two releases numbered these apart ("v7: raw+jpeg partners", "v8"/"v9: output roles"): a database
-        // one of them wrote has the columns already.
+        // Some databases added these columns under other migrations' names ("v7: raw+jpeg partners",
+        // "v8"/"v9: output roles"): where one of those was applied, the columns are there already.
         migrator.registerMigration("v8: raw+jpeg partners", merging: ["v7: raw+jpeg partners"]) { db, applied in
             guard applied.isEmpty else { return }
             try db.alter(table: "items") { table in table.add(column: "pairedWith", .text) }
@@ -327,7 +327,7 @@ public final class StateStore: @unchecked Sendable {
     }
 
     /// Records several items' decisions in one transaction (a run commits what finished in the
-    /// last tenth of a second together: a commit per item cost more than the item); each one's
+    /// last tenth of a second together: a commit per item costs more than the item); each one's
     /// stale outputs, in order.
     public func record(_ batch: [(item: ItemRecord, outputs: [OutputRecord]?)]) throws -> [[OutputRecord]] {
         try write { db in try batch.map { try Self.record($0.item, outputs: $0.outputs, in: db) } }

@@ -2,9 +2,10 @@ import CVips
 import Foundation
 
 /// Pixel buffers for pictures another decoder fills (`VImage.decoded(filling:)`) and for pictures
-/// converted to sRGB (`convertedToSRGB(using:)`), kept between items. A 12 MP picture's 36 MB is above glibc's largest mmap threshold (32 MiB), so each
-/// malloc of one maps fresh pages that the kernel faults in and zeroes, and each free unmaps
-/// them: over 20 iPhone HEICs that was 0.35 of the run's 0.95 s of kernel time.
+/// converted to sRGB (`convertedToSRGB(using:)`), kept between items. A 12 MP picture's 36 MB is
+/// above glibc's largest mmap threshold (32 MiB), so each malloc of one would map fresh pages that
+/// the kernel faults in and zeroes, and each free would unmap them: a large share of a HEIC run's
+/// system time (bench/README.md, "HEIC: buffers kept").
 ///
 /// A buffer comes back when libvips finalises the image over it, not when a `VImage` wrapper
 /// goes: images made from it (a reduce, a crop) hold it through libvips' own references.

@@ -48,9 +48,9 @@ extension Codec {
     }
 
     /// Whether its loader reads the header a field at a time, so that the whole file read in one
-    /// go costs less: libheif parses its boxes from libvips' file source a read() a field (an
-    /// iPhone HEIC: libheif 1.15 reads every item's data too, the tiles' included, in 2 300 reads;
-    /// 1.23 about 30 KB in 1 750).
+    /// go costs less: libheif parses its boxes from libvips' file source a read() a field,
+    /// thousands for an iPhone HEIC (libheif 1.15 reads every item's data too, the tiles'
+    /// included; bench/README.md, "HEIC: frame threads for the tail, headers from memory").
     var loaderReadsFieldByField: Bool {
         self == .heifHEVC || self == .heifAV1
     }

@@ -9,7 +9,8 @@ import MediaFormats
 /// Building a pipeline and freeing one take `building`, process-wide: libvips compiles its
 /// vector code (ORC) when a resize is built and frees it with the image, and Debian 12's ORC
 /// (0.4.33; fixed in 0.4.34) frees code without its own lock, so two threads doing either at
-/// once corrupt its code allocator (a trusted run with two lanes crashed once in 40 runs).
+/// once corrupt its code allocator, and liborc crashes now and then (`VImageTests` hammers it
+/// from four threads).
 /// Computing pixels (`save`, `inMemory`, `pixels`) builds no vector code and stays parallel.
 public final class VImage: @unchecked Sendable {
     /// Internal, with `init(owning:)`, for the metadata half in `VImage+Metadata.swift`.

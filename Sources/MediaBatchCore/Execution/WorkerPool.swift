@@ -5,9 +5,9 @@ import PipelineModel
 /// Runs items' decoding work in `mediabatch worker` processes, at most `workers` at once (the
 /// run's `--jobs`), each kept idle between requests and taking headers and pixels alike: a
 /// request waits for a worker rather than start more processes than items run at once (each
-/// process's start-up, the dynamic linker binding libvips' and FFmpeg's libraries, costs 50–90 ms
-/// of CPU). A worker that dies (a decoder crashed) or overruns the timeout (it is killed) fails
-/// only its item; the next request starts a fresh worker.
+/// process's start-up, the dynamic linker binding libvips' and FFmpeg's libraries, costs CPU the
+/// items could use). A worker that dies (a decoder crashed) or overruns the timeout (it is
+/// killed) fails only its item; the next request starts a fresh worker.
 final class WorkerPool: ItemExecutor, @unchecked Sendable {
     private let executable: URL
     private let setup: Data

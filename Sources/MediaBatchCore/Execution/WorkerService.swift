@@ -64,8 +64,8 @@ public enum WorkerService {
             for file in outcome.staged { TemporaryFiles.shared.unregister(file.temporaryPath) }
             reply.outcome = outcome
             // The budget counts an item while it runs; a worker must not keep its peak after.
-            // Up to 16 MiB of free heap stays for the next item (trimming after every 12 MP
-            // JPEG cost 2% of throughput in page faults).
+            // Some free heap stays for the next item: trimming all of it after every photo costs
+            // throughput in page faults.
             Vips.releaseFreeMemory(keepingUpTo: 16 << 20)
         case .contentIdentifier(let path, let format):
             reply.identifier = executor.contentIdentifier(path: path, format: format)

@@ -6,10 +6,10 @@ import VipsKit
 /// scheduler can keep the sum of running items under the memory budget.
 ///
 /// Each format's figures are in its `FormatTable` row, calibrated against peak RSS measured per
-/// item on this platform (libvips 8.14, 12 MP → 2048 px): JPEG/PNG/TIFF stream through libvips in
-/// strips (12 MP JPEG ≈ +12 MiB, 48 MP ≈ +27 MiB); HEIC/AVIF are decoded whole by libheif (≈ 7–7.5
-/// bytes per pixel: 12 MP ≈ +80 MiB, 48 MP ≈ +307 MiB); WebP and GIF decode whole frames as RGBA.
-/// See the README's "Memory budget" section.
+/// item (12 MP and 48 MP → 2048 px): JPEG/PNG/TIFF stream through libvips in strips; HEIC/AVIF
+/// are decoded whole; WebP and GIF decode whole frames as RGBA. The calibration is in
+/// docs/operations.md, "Memory budget and scheduling"; its figures in bench/README.md, "Figures
+/// behind the code's choices".
 public enum CostEstimator {
     /// Encoder buffers, the output image's lines, libvips bookkeeping.
     static let fixedBytes = 6 << 20
@@ -17,20 +17,19 @@ public enum CostEstimator {
     static let copyBytes = 8 << 20
 
     /// A movie's poster: libavcodec's reference frames, the filter graph's planes (float ones
-    /// where an HDR frame is tone-mapped) and the RGB frame libvips resizes. Measured peak RSS
-    /// over an idle run, 4K frames made whole: H.264 8-bit +99 MiB (12 B/px), HEVC 10-bit PQ
-    /// +638 MiB (77 B/px; +250 MiB shrunk to 1280 px before tone mapping). HEVC, AV1 and VP9 are
-    /// where 10-bit and HDR are: they are budgeted as that worst case.
+    /// where an HDR frame is tone-mapped) and the RGB frame libvips resizes, per pixel of the
+    /// frame: calibrated on 4K frames made whole, 8-bit H.264 and 10-bit PQ HEVC (bench/README.md,
+    /// "Figures behind the code's choices"). HEVC, AV1 and VP9 are where 10-bit and HDR are: they
+    /// are budgeted as that worst case.
     static func posterBytes(frame: PixelSize, codec: String?) -> Int {
         let perPixel = ["hevc", "av1", "vp9"].contains(codec ?? "") ? 80 : 16
         return frame.width * frame.height * perPixel + fixedBytes
     }
 
     /// A rendition's peak: the decoder's frames and the filters' by the source's pixels, the
-    /// encoder's lookahead and references by the output's. Measured here (peak RSS over an idle run,
-    /// one rendition at a time, 1080p and 4K clips, `bench/README.md`): 33 B a source pixel; a
-    /// written pixel H.264 167 (+24 tone-mapping in float), HEVC 180 (10-bit 314), AV1 210 (10-bit
-    /// 280), VP9 128 (tone-mapped 182). Each codec is budgeted at its worst.
+    /// encoder's lookahead and references by the output's, per pixel: calibrated on 1080p and 4K
+    /// clips, one rendition at a time (bench/README.md, "Renditions" and "Figures behind the code's
+    /// choices"). Each codec is budgeted at its worst: 10-bit, or tone-mapped in float.
     static func renditionBytes(source: PixelSize, output: PixelSize, codec: VideoCodec) -> Int {
         let perOutputPixel: Int
         switch codec {
@@ -43,8 +42,8 @@ public enum CostEstimator {
     }
 
     /// A generous bound on a rendition's encoding time, single-threaded, for the item's timeout:
-    /// seconds to encode one second of 1080p30 (measured here, preset medium, on a loaded machine:
-    /// H.264 2.5, HEVC 10, AV1 1.2, VP9 speed 4 9), times four.
+    /// seconds to encode one second of 1080p30 with each encoder's settings, as timed on a loaded
+    /// machine (bench/README.md, "Figures behind the code's choices"), times four.
     static func encodingSeconds(frame: PixelSize, seconds: Double, fps: Double, codec: VideoCodec) -> Int {
         let perSecond: Double = codec == .h264 ? 2.5 : codec == .av1 ? 1.2 : 10
         let frames: Double = seconds * fps / 30, pixels = Double(frame.width * frame.height) / (1920 * 1080)
@@ -119,7 +118,7 @@ public enum CostEstimator {
     }
 
     /// libjpeg can decode at 1/2, 1/4 or 1/8 scale; libvips uses it when the reduction allows,
-    /// and measured peaks showed no saving below 4×, so only 4× and 8× are counted.
+    /// and peak RSS shows no saving below 4×, so only 4× and 8× are counted.
     static func jpegShrinkOnLoad(_ header: ImageHeader, maxPixelSize: Int?) -> Int {
         guard let maxPixelSize else { return 1 }
         let reduction = Double(max(header.width, header.height)) / Double(maxPixelSize)
@@ -132,8 +131,9 @@ public enum CostEstimator {
     /// `variants`: decoding for the largest variant, every variant kept in memory (3 bytes a
     /// pixel, until `write`) and the hungriest encoder on the largest one. Whole-frame decoders
     /// give their frame back (it is mmapped) before the first encode, so only the larger of the
-    /// two counts; streaming ones leave their line buffers in the heap, so both do. Against the
-    /// measurements above the estimate is 0–15% over for JPEG and 20–40% over for HEIC.
+    /// two counts; streaming ones leave their line buffers in the heap, so both do. The estimate
+    /// stays above measured peaks, more so for HEIC than for JPEG (bench/README.md, "Figures behind
+    /// the code's choices").
     static func estimate(variantsOf header: ImageHeader, pixels: [PixelSize], formats: Set<MediaFormat>) -> Int {
         let largest = pixels.map(\.longestSide).max() ?? max(header.width, header.height)
         let decode = estimate(image: header, maxPixelSize: largest)

@@ -1,5 +1,5 @@
-/// URNs, namespaces and values the kinds are decided on (the README's "Media kinds" table
-/// cites where each comes from).
+/// URNs, namespaces and values the kinds are decided on (docs/pipeline.md, "Media kinds", cites
+/// where each comes from).
 enum Evidence {
     /// The prefixes of Google's and Apple's namespaces below.
     static let google = "http://ns.google.com/photos/"

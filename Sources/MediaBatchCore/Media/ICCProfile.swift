@@ -1,5 +1,5 @@
 /// Reads the description of an ICC profile, to skip converting images that are already sRGB:
-/// an sRGB → sRGB transform costs a fifth of a 12 MP JPEG's conversion time and changes nothing.
+/// an sRGB → sRGB transform costs a share of a photo's time and changes nothing.
 enum ICCProfile {
     /// The profile's `desc` tag: ICC v2 `desc` (ASCII) or v4 `mluc` (first UTF-16BE record).
     static func description(_ profile: [UInt8]) -> String? {

@@ -6,8 +6,8 @@ import PipelineModel
 import VipsKit
 
 /// Turns an item's headers into the facts a filter decides on: its kinds, location, size,
-/// capture date and camera. Nothing here decodes pixels; the README's "Media kinds" table lists
-/// the same evidence.
+/// capture date and camera. Nothing here decodes pixels; the "Media kinds" table in
+/// docs/pipeline.md lists the same evidence.
 enum MediaClassifier {
     static func facts(of input: InputItem, format: MediaFormat, header: ItemHeader?) -> MediaFacts {
         var facts = MediaFacts(relativePath: input.relativePath, format: format, kinds: [format.isVideo ? .videos : .images])

@@ -3,10 +3,10 @@ import VipsKit
 
 /// The colour every web output is in. An embedded profile (Display P3 on iPhones, Adobe RGB on
 /// cameras) is applied, not dropped, and CMYK is converted; an image whose profile already says
-/// sRGB is left as it is (an sRGB → sRGB transform costs a fifth of a 12 MP JPEG's time).
+/// sRGB is left as it is (an sRGB → sRGB transform costs time and changes nothing).
 /// A matrix-shaper profile (Display P3, Adobe RGB) converts through `ICCMatrixShaper`'s tables, Little CMS'
 /// own arithmetic for 8-bit RGB in a loop of mediabatch's: the same pixels, several times faster than libvips'
-/// icc_transform, whose per-pixel loop was 12% of a 12 MP iPhone photo's item.
+/// icc_transform, whose per-pixel loop is a large share of a photo's item.
 enum SRGB {
     static func converting(_ image: VImage) throws -> VImage {
         guard image.isCMYK || image.iccProfile.map({ !ICCProfile.isSRGB($0) }) ?? false else { return image }

@@ -77,8 +77,8 @@ enum HEIFPicture {
 
     /// Frame threads for the tiles of an item with the machine to itself (one photo, a batch's last:
     /// `ItemJob.isTail`): the decoder works a tile ahead while `place` converts the last, on two
-    /// CPUs (a 12 MP iPhone photo alone 0.57 → 0.48 s). Other items decode on one: with every CPU
-    /// taken, a second thread only costs (Debian 13, FFmpeg 7.1: 1.4% of a batch's CPU).
+    /// CPUs, and a photo alone takes less time. Other items decode on one: with every CPU taken, a
+    /// second thread only costs CPU (bench/README.md, "HEIC: frame threads for the tail").
     static let tailThreads = min(2, AvailableCPUs.count)
 
     /// Every tile decoded by one decoder context, each handed to `place` with where it goes in the picture.

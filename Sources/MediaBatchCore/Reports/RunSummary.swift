@@ -13,7 +13,7 @@ public struct RunSummary: Codable, Equatable, Sendable {
         public var unchanged = 0
         public var bytesIn = 0
         public var bytesOut = 0
-        /// Files written (each variant counts); absent from reports of releases before it was counted.
+        /// Files written (each variant counts); absent from reports of releases that did not count them.
         public var outputs: Int? = 0
         /// Items by why they were done (or not): `new`, `inputChanged`, `pipelineChanged`,
         /// `outputMissing`, `outputAltered`, `failedBefore`, `forced`, `unchanged`.
@@ -57,7 +57,7 @@ public struct RunSummary: Codable, Equatable, Sendable {
     }
 
     /// The mediabatch release that ran (for a merged report, the shards'); absent from reports
-    /// of releases before it was recorded.
+    /// of releases that did not record it.
     public let mediabatchVersion: String?
     public let pipeline: String
     public let inputRoot: String

@@ -5,10 +5,8 @@ public enum MediaBatchVersion {
 }
 
 /// mediabatch's version as far as outputs go: bump it when a change makes the same input and
-/// pipeline give different outputs, so that the state database redoes them. 2: every output's
-/// metadata written by mediabatch (MakerNotes and every block in PNG, WebP, HEIF and TIFF too).
-/// 3: an image no stage changes a pixel of is its input's bytes, edited in place, under its own
-/// extension (before: encoded again); PNG text compressed by zlib.
+/// pipeline give different outputs, so that the state database redoes them (it is part of every
+/// item's fingerprint). CHANGELOG.md says what each bump changed.
 public enum OutputVersion {
     public static let current = "mediabatch-output-3"
 }

@@ -49,7 +49,8 @@ struct DecodeStage: PipelineStage, Equatable {
 
     static let placement = StagePlacement()
 
-    /// `raw` at its default: the text from before the option.
+    /// `raw` at its default adds nothing, so pipelines that do not name it keep the fingerprint
+    /// their items were recorded with.
     var fingerprint: String { "decode(animated=\(animated)\(raw == .auto ? "" : ",raw=\(raw.rawValue)"))" }
 
     func explanation(among stages: [any Stage]) -> String? {
@@ -65,7 +66,8 @@ struct DecodeStage: PipelineStage, Equatable {
 
     /// The limits decide whether, not how: an output does not depend on them. Nor does an option
     /// for a format it never applies to (`animated` for a still, `raw` for anything but a camera
-    /// RAW, or at its default), whose items keep the fingerprint they had before it.
+    /// RAW, or at its default): it adds nothing, so those items keep the fingerprint they were
+    /// recorded with.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         guard let format else { return }
         if format.row.animates {

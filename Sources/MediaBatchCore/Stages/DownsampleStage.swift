@@ -47,7 +47,8 @@ struct DownsampleStage: PipelineStage, Equatable {
 
     static let placement = StagePlacement(rules: [.after(.decode), .notAfterLast], shapesPictures: true, needsLast: true)
 
-    /// A square box fitted inside is `maxPixelSize`'s: the same text as before the other fits.
+    /// A square box fitted inside is `maxPixelSize` and has its text, so pipelines that name no
+    /// other box or fit keep the fingerprint their items were recorded with.
     var fingerprint: String {
         if let side = box.width, box.height == side, fit == Fit() { return "downsample(\(side))" }
         return "downsample(width=\(box.width.map(String.init) ?? "*"),height=\(box.height.map(String.init) ?? "*")\(fit.fingerprint))"

@@ -14,7 +14,7 @@ extension StageName {
 struct PosterStage: PipelineStage, Equatable {
     /// Immich's and ffmpegthumbnailer's idea: a frame that shows what the movie is.
     var at = Time.auto
-    /// A poster beside its movie, as before posters had a choice.
+    /// A poster beside its movie: a `poster` stage adds an output and takes none away.
     var movie = Movie.keep
 
     /// Which frame of a movie is its poster.
@@ -73,7 +73,8 @@ struct PosterStage: PipelineStage, Equatable {
 
     static let placement = StagePlacement(rules: [.notAfterLast, .after(.decode), .beforeShaping])
 
-    /// `movie` at its default: the text from before the option.
+    /// `movie` at its default adds nothing, so pipelines that do not name it keep the fingerprint
+    /// their items were recorded with.
     var fingerprint: String { "poster(at=\(at.fingerprint)\(movie == .keep ? "" : ",movie=\(movie.rawValue)"))" }
 
     func explanation(among stages: [any Stage]) -> String? {

@@ -12,7 +12,7 @@ extension StageName {
 /// `write` decodes the largest variant once from the file (shrinking on load where the format
 /// allows) and keeps it in memory; each smaller one is resized from the one above it: one
 /// decode for every size costs less than one per size, and stays within a level of a direct
-/// `vips_thumbnail` of each (bench/README.md, "variants").
+/// `vips_thumbnail` of each (bench/README.md, "Variants").
 struct VariantsStage: PipelineStage, Equatable {
     /// Each variant's box, as listed; never upscaled.
     var sizes: [VariantSize]

@@ -39,7 +39,8 @@ struct WriteStage: PipelineStage, Equatable {
 
     static let placement = StagePlacement(rules: [], isLast: true)
 
-    /// The poster's path only where it is not the default, so pipelines written before posters keep their fingerprints.
+    /// The poster's path only where it is not the default, so pipelines that do not name it keep the
+    /// fingerprint their items were recorded with.
     var fingerprint: String {
         "write(\(path.text)\(posterPath.text == Self.defaultPosterPath.text ? "" : ",posterPath=\(posterPath.text)"))"
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A file's bytes in memory, for the rewrites that keep everything of it but what they edit:
-/// read straight into the array (no `Data` in between, whose copy cost as much as the read).
+/// read straight into the array (no `Data` in between, whose copy costs as much as the read).
 enum WholeFile {
     /// - Throws: `MetadataFormatError` when the file cannot be read whole.
     static func bytes(_ path: String) throws -> [UInt8] {
