@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "mediabatch", targets: ["mediabatch"]),
+        // For fuzz/Package.swift, whose harness decodes pipelines with mediabatch's stages.
+        .library(name: "MediaBatchCore", targets: ["MediaBatchCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

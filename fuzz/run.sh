@@ -35,7 +35,6 @@ module() { # NAME SOURCES...: an instrumented library module the harnesses impor
 }
 
 format_sources=(Sources/MediaFormats/*.swift)
-pipeline_sources=(Sources/PipelineModel/*.swift fuzz/PipelineFileFuzzer.swift)
 metadata_sources=($(find Sources/MetadataKit -name '*.swift' | sort))
 header_sources=("${format_sources[@]}" Sources/PipelineModel/*.swift "${metadata_sources[@]}" Sources/MediaBatchCore/Media/FormatSniffer.swift
                 Sources/MediaBatchCore/Media/GeoPosition.swift fuzz/HeaderFuzzer.swift)
@@ -51,11 +50,12 @@ out_of_date() { # BINARY SOURCES...
 }
 
 build_pipeline() {
-    if out_of_date "$build/pipeline-fuzzer" "${format_sources[@]}" "${pipeline_sources[@]}"; then
-        # The pipeline harness compiles with PipelineModel's sources: one module, internal access.
-        module MediaFormats "${format_sources[@]}"
-        quiet_link swiftc "${swift_flags[@]}" -module-name PipelineFileFuzzer "${pipeline_sources[@]}" "$build/MediaFormats.o" \
-            -o "$build/pipeline-fuzzer"
+    if out_of_date "$build/pipeline-fuzzer" fuzz/Pipeline/*.swift fuzz/Package.swift $(find Sources -name '*.swift'); then
+        # The harness over mediabatch's own stages (fuzz/Package.swift): SwiftPM passes the sanitizers
+        # to every module, and -enable-testing lets the harness read the stages' options.
+        swift build --package-path fuzz --scratch-path "$build/spm" -c release --product PipelineFileFuzzer \
+            -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >/dev/null
+        cp "$build/spm/release/PipelineFileFuzzer" "$build/pipeline-fuzzer"
     fi
 }
 
