@@ -98,10 +98,6 @@ public struct StageListContext {
     public let rawJpegPairs: Pipeline.RawJpegPairs
     let catalog: StageCatalog
 
-    public func first<S: Stage>(_ type: S.Type) -> S? {
-        stages.lazy.compactMap { $0 as? S }.first
-    }
-
     /// Where the first stage of this kind stands, if the pipeline has one.
     public func index(of name: StageName) -> Int? {
         stages.firstIndex { $0.name == name }
@@ -133,7 +129,4 @@ public struct StageCatalog: Sendable {
         types.map { $0.syntax[0] } + types.flatMap { $0.syntax.dropFirst() }
     }
 
-    func type(named name: StageName) -> (any Stage.Type)? {
-        types.first { $0.name == name }
-    }
 }
