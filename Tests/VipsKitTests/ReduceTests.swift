@@ -162,12 +162,15 @@ final class ReduceTests: XCTestCase {
         try differences(a, b).largest
     }
 
-    /// The largest and the mean absolute difference of two images' samples (the same count).
+    /// The largest and the mean absolute difference of two images' samples (the same count). Equal
+    /// samples, the common case, are told by one `memcmp`: a debug build compares a 2048 px picture a
+    /// sample at a time in most of a second.
     static func differences(_ a: VImage, _ b: VImage) throws -> (largest: Int, mean: Double) {
         let mine = try a.pixels(), theirs = try b.pixels()
         guard mine.count == theirs.count, !mine.isEmpty else { return mine.count == theirs.count ? (0, 0) : (.max, .infinity) }
         return mine.withUnsafeBufferPointer { x in
             theirs.withUnsafeBufferPointer { y in
+                guard memcmp(x.baseAddress!, y.baseAddress!, x.count) != 0 else { return (0, 0) }
                 var largest = 0, sum = 0
                 for index in 0..<x.count {
                     let difference = abs(Int(x[index]) - Int(y[index]))
