@@ -44,18 +44,39 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// One file of each kind the shipped pipelines treat (PipelineTests run every sample through the
+    /// stages): a sideways JPEG with GPS, a HEIC with a gain map, a PNG screenshot, a WebP, a
+    /// short 1080p movie with its location and a Live Photo pair. The HEIC and the Live Photo's still
+    /// are 4032 × 3024: the 2048 px bound below has something to bound.
+    static let oneOfEachKind = ["jpeg/samsung_gt-i9000_gps00_rot90.jpg", "heic/pug.heic", "png/macos_screenshot_exif.png",
+                                "webp/iphone_x_exif_gps.webp", "video/with-gps_xyz.mp4", "livephoto/train.jpg", "livephoto/train.mov"]
+
+    /// Each pipelines/*.json validates, finds its inputs under its own roots (a dry run over samples/,
+    /// as a user's first run reads them), and runs over one file of each kind: every output decodes
+    /// as its format, within its size, its bytes as reported.
     func testEveryShippedPipelineValidatesAndRuns() throws {
         try Vips.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json", "videos-web.json", "web-responsive.json"])
+        let input = Fixtures.temporaryFolder("shipped-input")
+        for sample in Self.oneOfEachKind {
+            let target = input.appendingPathComponent(sample)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: target.path)
+        }
         for file in files {
             let validate = try mediabatch(["validate", "pipelines/\(file)"])
             XCTAssertEqual(validate.exitCode, 0, "\(file): \(validate.stderr)")
             XCTAssertTrue(validate.stdout.hasPrefix("pipelines/\(file): valid (version 1,"), validate.stdout)
 
             let output = Fixtures.temporaryFolder()
+            let dryRun = try mediabatch(["run", "pipelines/\(file)", "--output", output.appendingPathComponent("out").path, "--dry-run"])
+            XCTAssertEqual(dryRun.exitCode, 0, "\(file): \(dryRun.stderr)")
+            XCTAssertTrue(dryRun.stdout.contains(" heic/pug.heic"), "\(file) lists samples/: \(dryRun.stdout)")
+            XCTAssertTrue(dryRun.stderr.contains(" would be processed, 0 failed"), "\(file): \(dryRun.stderr)")
+
             let reportFile = output.appendingPathComponent("report.json")
-            let run = try mediabatch(["run", "pipelines/\(file)", "--output", output.appendingPathComponent("out").path,
+            let run = try mediabatch(["run", "pipelines/\(file)", "--input", input.path, "--output", output.appendingPathComponent("out").path,
                                       "--report", reportFile.path, "--quiet"])
             XCTAssertEqual(run.exitCode, 0, "\(file): \(run.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: reportFile)) as! [String: Any]
@@ -69,9 +90,9 @@ final class CLITests: XCTestCase {
                     XCTAssertEqual(try Movies.decodingErrors(written.path), "", written.path)
                 } else if ["mov", "mp4", "3gp"].contains(item["format"] as? String) {
                     // Copied, or edited in place when location is stripped: the size never changes.
-                    let input = Fixtures.samples.appendingPathComponent(item["input"] as! String)
+                    let source = input.appendingPathComponent(item["input"] as! String)
                     XCTAssertEqual(try written.resourceValues(forKeys: [.fileSizeKey]).fileSize,
-                                   try input.resourceValues(forKeys: [.fileSizeKey]).fileSize, written.path)
+                                   try source.resourceValues(forKeys: [.fileSizeKey]).fileSize, written.path)
                 } else {
                     let image = try VImage.open(written.path)
                     let loaders = ["jpg": "jpegload", "png": "pngload", "webp": "webpload", "avif": "heifload"]
