@@ -239,12 +239,13 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(dryRun.exitCode, 0, dryRun.stderr)
         XCTAssertEqual(try spools(), spoolsBefore, "a dry run's spool folder is removed")
         XCTAssertEqual(dryRun.stdout.split(separator: "\n").map { String($0.split(separator: " ")[1]) }, names.sorted())
+        // The JUnit report from a rerun: the same 600 results through the spool, each item unchanged, none redone.
         for (path, format) in [(json, "json"), (junit, "junit")] {
-            try? FileManager.default.removeItem(at: output)
             let run = try mediabatch(["run", pipeline.path, "--input", input.path, "--output", output.path, "--quiet",
                                       "--report", path.path, "--report-format", format])
             XCTAssertEqual(run.exitCode, 0, run.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
+            XCTAssertTrue(run.stderr.contains(format == "json" ? "600 ok, 0 failed" : "0 ok, 600 unchanged, 0 failed"), run.stderr)
         }
         let report = try JSONDecoder().decode(ReportShape.self, from: Data(contentsOf: json))
         XCTAssertEqual(report.items.map(\.input), names.sorted())
