@@ -6,12 +6,13 @@ import XCTest
 
 /// Ctrl-C and SIGTERM in the middle of a real run.
 final class InterruptionTests: XCTestCase {
-    /// A folder of 24 HEICs: slow enough (≈ 0.3 s each) to interrupt mid-run.
+    /// A folder of 24 screenshots (PNG with an ICC profile and alpha, ≈ 0.4 s of CPU each; an iPhone
+    /// HEIC took 1.5 s): a signal sent once the first is being written finds most not started.
     func manyPhotos() throws -> URL {
         let input = Fixtures.temporaryFolder("interrupt-input")
         for index in 0..<24 {
-            try FileManager.default.copyItem(atPath: Fixtures.sample("heic/IMG_1034.heic"),
-                                             toPath: input.appendingPathComponent("IMG_\(index).heic").path)
+            try FileManager.default.copyItem(atPath: Fixtures.sample("png/macos_screenshot_exif.png"),
+                                             toPath: input.appendingPathComponent("shot_\(index).png").path)
         }
         return input
     }
@@ -45,7 +46,9 @@ final class InterruptionTests: XCTestCase {
         let output = Fixtures.temporaryFolder("interrupt-output")
         let report = output.appendingPathComponent("../\(output.lastPathComponent)-report.json").standardizedFileURL
         let process = try start(try manyPhotos(), output, report: report)
-        usleep(1_200_000)
+        // Once an item is being written (in flight, so finished after the signal), not after a fixed
+        // time: a loaded machine once had none in flight after 1.2 s.
+        waitForTemporaryFile(".jpg", under: output)
         process.interrupt()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
@@ -98,7 +101,9 @@ final class InterruptionTests: XCTestCase {
     func testSecondSignalAbortsAtOnceLeavingNoPartialOutput() throws {
         let output = Fixtures.temporaryFolder("abort-output")
         let process = try start(try manyPhotos(), output, report: output.appendingPathComponent("../abort-report.json"))
-        usleep(1_000_000)
+        // Once outputs are being written (the signals are trapped by then: a loaded machine once had not
+        // trapped them after a fixed second, and the first SIGTERM ended the run as the default action does).
+        waitForTemporaryFile(".jpg", under: output)
         kill(process.processIdentifier, SIGTERM)
         usleep(50_000)
         kill(process.processIdentifier, SIGTERM)
@@ -136,8 +141,13 @@ final class InterruptionTests: XCTestCase {
     /// Waits until an output whose name holds `name` is being written (its temporary file is there).
     func waitForTemporaryFile(_ name: String, under output: URL) {
         let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
+        waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains { $0.contains(name) } }
+    }
+
+    /// Polls `condition` every 5 ms, for a minute at most (the assertions after it then say what was missing).
+    func waitUntil(_ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.contains(name) }) {
+        while Date() < deadline, !condition() {
             usleep(5_000)
         }
     }
