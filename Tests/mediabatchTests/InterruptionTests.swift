@@ -114,10 +114,10 @@ final class InterruptionTests: XCTestCase {
         XCTAssertLessThan(try assertOnlyWholeOutputs(output), 24)
     }
 
-    /// Three movies, each made into AV1 and H.264 renditions (a few seconds each).
+    /// Three 2 s movies, each made into AV1 and H.264 renditions (most of a second each).
     func renditionRun(_ input: URL, _ output: URL, report: URL) throws -> (arguments: [String], process: Process) {
         for index in 0..<3 {
-            let clip = try Movies.clip("clip\(index).mp4", "testsrc2=size=480x270:rate=30:duration=4",
+            let clip = try Movies.clip("clip\(index).mp4", "testsrc2=size=480x270:rate=30:duration=2",
                                        ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
             try FileManager.default.copyItem(atPath: clip, toPath: input.appendingPathComponent("clip\(index).mp4").path)
         }
@@ -160,7 +160,7 @@ final class InterruptionTests: XCTestCase {
         for name in names {
             let path = output.appendingPathComponent(name).path
             XCTAssertEqual(try Movies.decodingErrors(path), "", name, file: file, line: line)
-            XCTAssertEqual(Double(try Movies.probe(path).format["duration"] as? String ?? "") ?? 0, 4, accuracy: 0.05, name, file: file, line: line)
+            XCTAssertEqual(Double(try Movies.probe(path).format["duration"] as? String ?? "") ?? 0, 2, accuracy: 0.05, name, file: file, line: line)
         }
         return names
     }
