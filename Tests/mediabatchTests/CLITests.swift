@@ -18,13 +18,31 @@ final class CLITests: XCTestCase {
         let folder = Fixtures.fixtures.appendingPathComponent("invalid-pipelines")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 8)
+        // Two fixtures at a time: each command is a process of its own, mostly the dynamic loader's
+        // work and waiting for it; the assertions follow, in order, on this thread.
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var byFile: [String: (validate: ProcessResult, run: ProcessResult)] = [:]
+        }
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            for file in files.enumerated().filter({ $0.offset % 2 == lane }).map(\.element) {
+                let path = "Tests/Fixtures/invalid-pipelines/\(file)"
+                guard let validate = try? mediabatch(["validate", path]),
+                      let run = try? mediabatch(["run", path, "--input", "samples", "--output", Fixtures.temporaryFolder().path]) else { continue }
+                results.lock.lock()
+                results.byFile[file] = (validate, run)
+                results.lock.unlock()
+            }
+        }
         for file in files {
-            let path = "Tests/Fixtures/invalid-pipelines/\(file)"
-            let validate = try mediabatch(["validate", path])
+            guard let (validate, run) = results.byFile[file] else {
+                XCTFail("\(file): mediabatch did not start")
+                continue
+            }
             XCTAssertEqual(validate.exitCode, 2, file)
             XCTAssertEqual(validate.stdout, "", file)
             assertMatchesGolden(validate.stderr, folder.appendingPathComponent(file.replacingOccurrences(of: ".json", with: ".stderr")))
-            let run = try mediabatch(["run", path, "--input", "samples", "--output", Fixtures.temporaryFolder().path])
             XCTAssertEqual(run.exitCode, 2, file)
             XCTAssertEqual(run.stderr, validate.stderr, file)
         }
@@ -44,18 +62,39 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// One file of each kind the shipped pipelines treat (PipelineTests run every sample through the
+    /// stages): a sideways JPEG with GPS, a HEIC with a gain map, a PNG screenshot, a WebP, a
+    /// short 1080p movie with its location and a Live Photo pair. The HEIC and the Live Photo's still
+    /// are 4032 × 3024: the 2048 px bound below has something to bound.
+    static let oneOfEachKind = ["jpeg/samsung_gt-i9000_gps00_rot90.jpg", "heic/pug.heic", "png/macos_screenshot_exif.png",
+                                "webp/iphone_x_exif_gps.webp", "video/with-gps_xyz.mp4", "livephoto/train.jpg", "livephoto/train.mov"]
+
+    /// Each pipelines/*.json validates, finds its inputs under its own roots (a dry run over samples/,
+    /// as a user's first run reads them), and runs over one file of each kind: every output decodes
+    /// as its format, within its size, its bytes as reported.
     func testEveryShippedPipelineValidatesAndRuns() throws {
         try Vips.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json", "videos-web.json", "web-responsive.json"])
+        let input = Fixtures.temporaryFolder("shipped-input")
+        for sample in Self.oneOfEachKind {
+            let target = input.appendingPathComponent(sample)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: target.path)
+        }
         for file in files {
             let validate = try mediabatch(["validate", "pipelines/\(file)"])
             XCTAssertEqual(validate.exitCode, 0, "\(file): \(validate.stderr)")
             XCTAssertTrue(validate.stdout.hasPrefix("pipelines/\(file): valid (version 1,"), validate.stdout)
 
             let output = Fixtures.temporaryFolder()
+            let dryRun = try mediabatch(["run", "pipelines/\(file)", "--output", output.appendingPathComponent("out").path, "--dry-run"])
+            XCTAssertEqual(dryRun.exitCode, 0, "\(file): \(dryRun.stderr)")
+            XCTAssertTrue(dryRun.stdout.contains(" heic/pug.heic"), "\(file) lists samples/: \(dryRun.stdout)")
+            XCTAssertTrue(dryRun.stderr.contains(" would be processed, 0 failed"), "\(file): \(dryRun.stderr)")
+
             let reportFile = output.appendingPathComponent("report.json")
-            let run = try mediabatch(["run", "pipelines/\(file)", "--output", output.appendingPathComponent("out").path,
+            let run = try mediabatch(["run", "pipelines/\(file)", "--input", input.path, "--output", output.appendingPathComponent("out").path,
                                       "--report", reportFile.path, "--quiet"])
             XCTAssertEqual(run.exitCode, 0, "\(file): \(run.stderr)")
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: reportFile)) as! [String: Any]
@@ -69,9 +108,9 @@ final class CLITests: XCTestCase {
                     XCTAssertEqual(try Movies.decodingErrors(written.path), "", written.path)
                 } else if ["mov", "mp4", "3gp"].contains(item["format"] as? String) {
                     // Copied, or edited in place when location is stripped: the size never changes.
-                    let input = Fixtures.samples.appendingPathComponent(item["input"] as! String)
+                    let source = input.appendingPathComponent(item["input"] as! String)
                     XCTAssertEqual(try written.resourceValues(forKeys: [.fileSizeKey]).fileSize,
-                                   try input.resourceValues(forKeys: [.fileSizeKey]).fileSize, written.path)
+                                   try source.resourceValues(forKeys: [.fileSizeKey]).fileSize, written.path)
                 } else {
                     let image = try VImage.open(written.path)
                     let loaders = ["jpg": "jpegload", "png": "pngload", "webp": "webpload", "avif": "heifload"]
@@ -200,12 +239,13 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(dryRun.exitCode, 0, dryRun.stderr)
         XCTAssertEqual(try spools(), spoolsBefore, "a dry run's spool folder is removed")
         XCTAssertEqual(dryRun.stdout.split(separator: "\n").map { String($0.split(separator: " ")[1]) }, names.sorted())
+        // The JUnit report from a rerun: the same 600 results through the spool, each item unchanged, none redone.
         for (path, format) in [(json, "json"), (junit, "junit")] {
-            try? FileManager.default.removeItem(at: output)
             let run = try mediabatch(["run", pipeline.path, "--input", input.path, "--output", output.path, "--quiet",
                                       "--report", path.path, "--report-format", format])
             XCTAssertEqual(run.exitCode, 0, run.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
+            XCTAssertTrue(run.stderr.contains(format == "json" ? "600 ok, 0 failed" : "0 ok, 600 unchanged, 0 failed"), run.stderr)
         }
         let report = try JSONDecoder().decode(ReportShape.self, from: Data(contentsOf: json))
         XCTAssertEqual(report.items.map(\.input), names.sorted())

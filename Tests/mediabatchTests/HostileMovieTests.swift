@@ -29,12 +29,12 @@ final class HostileMovieTests: XCTestCase {
         return names
     }
 
-    /// 24 damaged movies and an intact one through `stages` in workers: every movie reported, the
+    /// 16 damaged movies and an intact one through `stages` in workers: every movie reported, the
     /// intact one ok, each ok item passed to `check`, each failed one with a known code and a
     /// message and nothing of it published; no temporary file left.
     func runDamaged(_ stages: String, failures: [ItemError.Code], check: (ItemResult, URL) throws -> Void) throws {
         let input = Fixtures.temporaryFolder("hostile-movies"), output = Fixtures.temporaryFolder("hostile-movies-out")
-        let names = try damagedMovies(24, into: input)
+        let names = try damagedMovies(16, into: input)
         try FileManager.default.copyItem(atPath: Fixtures.sample("video/with-gps_xyz.mp4"), toPath: input.appendingPathComponent("intact.mp4").path)
         let pipeline = Fixtures.temporaryFolder("hostile-movies-pipeline").appendingPathComponent("p.json")
         try Data(#"{"version": 1, "limits": {"timeout": "60s"}, "stages": [\#(stages)]}"#.utf8).write(to: pipeline)

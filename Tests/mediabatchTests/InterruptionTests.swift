@@ -6,12 +6,13 @@ import XCTest
 
 /// Ctrl-C and SIGTERM in the middle of a real run.
 final class InterruptionTests: XCTestCase {
-    /// A folder of 24 HEICs: slow enough (≈ 0.3 s each) to interrupt mid-run.
+    /// A folder of 24 screenshots (PNG with an ICC profile and alpha, ≈ 0.4 s of CPU each; an iPhone
+    /// HEIC took 1.5 s): a signal sent once the first is being written finds most not started.
     func manyPhotos() throws -> URL {
         let input = Fixtures.temporaryFolder("interrupt-input")
         for index in 0..<24 {
-            try FileManager.default.copyItem(atPath: Fixtures.sample("heic/IMG_1034.heic"),
-                                             toPath: input.appendingPathComponent("IMG_\(index).heic").path)
+            try FileManager.default.copyItem(atPath: Fixtures.sample("png/macos_screenshot_exif.png"),
+                                             toPath: input.appendingPathComponent("shot_\(index).png").path)
         }
         return input
     }
@@ -45,7 +46,9 @@ final class InterruptionTests: XCTestCase {
         let output = Fixtures.temporaryFolder("interrupt-output")
         let report = output.appendingPathComponent("../\(output.lastPathComponent)-report.json").standardizedFileURL
         let process = try start(try manyPhotos(), output, report: report)
-        usleep(1_200_000)
+        // Once an item is being written (in flight, so finished after the signal), not after a fixed
+        // time: a loaded machine once had none in flight after 1.2 s.
+        waitForTemporaryFile(".jpg", under: output)
         process.interrupt()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
@@ -62,9 +65,11 @@ final class InterruptionTests: XCTestCase {
     /// is finished, published and recorded, nothing else is started, and a rerun does the rest.
     func testSIGTERMDuringALongItemFinishesItAndARerunDoesTheRest() throws {
         let input = Fixtures.temporaryFolder("long-item-in"), output = Fixtures.temporaryFolder("long-item-out")
-        // 9000 × 9000, turned upright: decoded whole (to a file of libvips'), then written for seconds.
+        // 6000 × 6000, turned upright: decoded whole (108 MB, over libvips' 100 MiB: to a file of its own),
+        // then written: its temporary output is there for ~0.15 s (as a 9000 × 9000 one's was), the
+        // signal sent within a poll (5 ms) of it.
         let long = input.appendingPathComponent("a_long.jpg").path
-        XCTAssertEqual(try runProcess("vips", ["black", long, "9000", "9000", "--bands", "3"]).exitCode, 0)
+        XCTAssertEqual(try runProcess("vips", ["black", long, "6000", "6000", "--bands", "3"]).exitCode, 0)
         XCTAssertEqual(try runProcess("exiftool", ["-q", "-n", "-Orientation=6", "-overwrite_original", long]).exitCode, 0)
         for name in ["b1.jpg", "b2.jpg"] {
             try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent(name).path)
@@ -84,7 +89,7 @@ final class InterruptionTests: XCTestCase {
         XCTAssertEqual(interrupted.items.first?.status, .ok)
         try Vips.start()
         let written = try VImage.open(output.appendingPathComponent("a_long.png").path)
-        XCTAssertEqual([written.width, written.height], [9000, 9000])
+        XCTAssertEqual([written.width, written.height], [6000, 6000])
         XCTAssertNoThrow(try written.pixels(), "written whole")
         XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { !$0.hasSuffix(".bin") }, [])
 
@@ -98,7 +103,9 @@ final class InterruptionTests: XCTestCase {
     func testSecondSignalAbortsAtOnceLeavingNoPartialOutput() throws {
         let output = Fixtures.temporaryFolder("abort-output")
         let process = try start(try manyPhotos(), output, report: output.appendingPathComponent("../abort-report.json"))
-        usleep(1_000_000)
+        // Once outputs are being written (the signals are trapped by then: a loaded machine once had not
+        // trapped them after a fixed second, and the first SIGTERM ended the run as the default action does).
+        waitForTemporaryFile(".jpg", under: output)
         kill(process.processIdentifier, SIGTERM)
         usleep(50_000)
         kill(process.processIdentifier, SIGTERM)
@@ -107,10 +114,10 @@ final class InterruptionTests: XCTestCase {
         XCTAssertLessThan(try assertOnlyWholeOutputs(output), 24)
     }
 
-    /// Three movies, each made into AV1 and H.264 renditions (a few seconds each).
+    /// Three 2 s movies, each made into AV1 and H.264 renditions (most of a second each).
     func renditionRun(_ input: URL, _ output: URL, report: URL) throws -> (arguments: [String], process: Process) {
         for index in 0..<3 {
-            let clip = try Movies.clip("clip\(index).mp4", "testsrc2=size=480x270:rate=30:duration=4",
+            let clip = try Movies.clip("clip\(index).mp4", "testsrc2=size=480x270:rate=30:duration=2",
                                        ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
             try FileManager.default.copyItem(atPath: clip, toPath: input.appendingPathComponent("clip\(index).mp4").path)
         }
@@ -136,8 +143,13 @@ final class InterruptionTests: XCTestCase {
     /// Waits until an output whose name holds `name` is being written (its temporary file is there).
     func waitForTemporaryFile(_ name: String, under output: URL) {
         let temporary = output.appendingPathComponent(".mediabatch/tmp/all").path
+        waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains { $0.contains(name) } }
+    }
+
+    /// Polls `condition` every 5 ms, for a minute at most (the assertions after it then say what was missing).
+    func waitUntil(_ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.contains(name) }) {
+        while Date() < deadline, !condition() {
             usleep(5_000)
         }
     }
@@ -148,7 +160,7 @@ final class InterruptionTests: XCTestCase {
         for name in names {
             let path = output.appendingPathComponent(name).path
             XCTAssertEqual(try Movies.decodingErrors(path), "", name, file: file, line: line)
-            XCTAssertEqual(Double(try Movies.probe(path).format["duration"] as? String ?? "") ?? 0, 4, accuracy: 0.05, name, file: file, line: line)
+            XCTAssertEqual(Double(try Movies.probe(path).format["duration"] as? String ?? "") ?? 0, 2, accuracy: 0.05, name, file: file, line: line)
         }
         return names
     }

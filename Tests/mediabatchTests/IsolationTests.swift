@@ -9,7 +9,8 @@ import XCTest
 /// needs an exploit; `MEDIABATCH_FAULT_INJECTION` makes a worker raise SIGSEGV or hang on a
 /// named file instead, and everything around it (the run, the other items, temporary files) is real.
 final class IsolationTests: XCTestCase {
-    let samples = ["heic/IMG_1034.heic", "heic/pug.heic", "jpeg/apple_iphone_4.jpg", "jpeg/canon_eos_7d_iptc_city.jpg",
+    /// A small HEIC and a large one (the one faults are injected into: never decoded but by the trusted run).
+    let samples = ["heic/L_exif_xmp_iptc.heic", "heic/pug.heic", "jpeg/apple_iphone_4.jpg", "jpeg/canon_eos_7d_iptc_city.jpg",
                    "png/macos_screenshot_exif.png"]
 
     func library() throws -> URL {
@@ -73,16 +74,17 @@ final class IsolationTests: XCTestCase {
         assertNoTemporaryFiles(output)
     }
 
-    /// 3 s: time for a debug build to decode the real photos on a busy machine (1 s failed pug.heic
-    /// under load), and the hung ones are still abandoned.
+    /// 3 s: time for a debug build to start a worker and decode the other photos, all small, on a busy
+    /// machine (1 s failed pug.heic under load, 3 s the Canon JPEG beside pug.heic's decode when
+    /// another engineer's build was running too), and the hung ones are still abandoned.
     func testAStuckDecodeIsAbandonedAfterTheTimeoutAndTheRunGoesOn() throws {
         let input = try library()
         let started = Date()
         let (result, report, output) = try run(try pipelineFile(trusted: false, timeout: "3s"), input,
-                                               faults: "pixels:hang:IMG_1034.heic,header:hang:macos_screenshot_exif.png")
+                                               faults: "pixels:hang:pug.heic,header:hang:macos_screenshot_exif.png")
         XCTAssertEqual(result.exitCode, 1)
         let failed = report.items.filter { $0.status == .failed }
-        XCTAssertEqual(failed.map(\.input), ["IMG_1034.heic", "macos_screenshot_exif.png"])
+        XCTAssertEqual(failed.map(\.input), ["macos_screenshot_exif.png", "pug.heic"])
         XCTAssertEqual(failed.map { $0.error?.code }, [.timedOut, .timedOut])
         XCTAssertEqual(failed.first?.error?.message, "still running after 3 s (limits.timeout): abandoned, its worker killed")
         XCTAssertEqual(report.totals.ok, 3)

@@ -25,9 +25,11 @@ final class ManifestTests: XCTestCase {
         return file
     }
 
+    /// Two photos larger than 800 px, turned upright (JPEGs: an iPhone HEIC took 1.5 s of CPU a run),
+    /// a small one and a movie the filter leaves out.
     func library() throws -> URL {
         let input = Fixtures.temporaryFolder("manifest-input")
-        for sample in ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_6.jpg", "webp/iphone_x_exif_gps.webp", "video/sample.3gp"] {
+        for sample in ["jpeg/orientation/Landscape_3.jpg", "jpeg/orientation/Landscape_6.jpg", "webp/iphone_x_exif_gps.webp", "video/sample.3gp"] {
             let target = input.appendingPathComponent(sample)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: target.path)
@@ -123,8 +125,8 @@ final class ManifestTests: XCTestCase {
         let manifestFile = output.appendingPathComponent("site/manifest.json")
         try run(pipelineFile(sizes: [200, 500]), input, output)
         let first = try manifest(manifestFile)
-        XCTAssertEqual(first.items.map(\.input), ["heic/IMG_1034.heic", "jpeg/orientation/Landscape_6.jpg", "webp/iphone_x_exif_gps.webp"])
-        XCTAssertEqual(first.items.map { [$0.width, $0.height] }, [[4032, 3024], [1800, 1200], [240, 320]], "as shown")
+        XCTAssertEqual(first.items.map(\.input), ["jpeg/orientation/Landscape_3.jpg", "jpeg/orientation/Landscape_6.jpg", "webp/iphone_x_exif_gps.webp"])
+        XCTAssertEqual(first.items.map { [$0.width, $0.height] }, [[1800, 1200], [1800, 1200], [240, 320]], "as shown")
         XCTAssertEqual(first.items[2].variants.map(\.size), [200, 200, 500, 500], "320 px high: 500 is its own size")
         try assertManifestIsTheFiles(first, output)
 

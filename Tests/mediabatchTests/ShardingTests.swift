@@ -49,7 +49,7 @@ final class ShardingTests: XCTestCase {
         // The shards' totals add up to the whole run's.
         let mergedTotals = try XCTUnwrap(try report(merged)["totals"] as? NSDictionary)
         XCTAssertEqual(mergedTotals, try XCTUnwrap(try report(reports.path + "/whole.json")["totals"] as? NSDictionary))
-        XCTAssertEqual(mergedTotals["items"] as? Int, 20)
+        XCTAssertEqual(mergedTotals["items"] as? Int, 14)
         let before = try Data(contentsOf: URL(fileURLWithPath: merged))
         let overlap = try runProcess(Fixtures.executable.path, ["merge-reports", merged, reports.path + "/shard-0.json", reports.path + "/shard-0.json"])
         XCTAssertEqual(overlap.exitCode, 2)
