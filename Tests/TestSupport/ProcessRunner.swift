@@ -39,16 +39,29 @@ public func runProcess(_ executable: String, _ arguments: [String], in folder: U
 /// exiftool's view of a file: `-j -G1 -a` tags, plus any extra arguments (e.g. `-gps:all`), under
 /// the names exiftool 12.57 (Debian 12) gives them.
 public func exiftool(_ path: String, _ arguments: [String] = []) throws -> [String: Any] {
+    try exiftoolFiles([path], arguments).first ?? [:]
+}
+
+/// exiftool's view of several files from one exiftool process (a process a file costs a Perl start each),
+/// by path as given: each as `exiftool(_:_:)` reads it.
+public func exiftool(_ paths: [String], _ arguments: [String] = []) throws -> [String: [String: Any]] {
+    Dictionary(try exiftoolFiles(paths, arguments).map { ($0["SourceFile"] as? String ?? "", $0) }) { first, _ in first }
+}
+
+private func exiftoolFiles(_ paths: [String], _ arguments: [String]) throws -> [[String: Any]] {
+    guard !paths.isEmpty else { return [] }
     let asked = arguments.flatMap { argument in
         [argument] + exiftoolRenamedTags.filter { "-\($0.value)" == argument }.map { "-\($0.key)" }
     }
-    let result = try runProcess("exiftool", ["-j", "-G1", "-a"] + asked + [path])
-    let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-    var tags = parsed?.first ?? [:]
-    for (newer, older) in exiftoolRenamedTags where tags[older] == nil {
-        tags[older] = tags.removeValue(forKey: newer)
+    let result = try runProcess("exiftool", ["-j", "-G1", "-a"] + asked + paths)
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    return parsed.map { file in
+        var tags = file
+        for (newer, older) in exiftoolRenamedTags where tags[older] == nil {
+            tags[older] = tags.removeValue(forKey: newer)
+        }
+        return tags
     }
-    return tags
 }
 
 /// exiftool's major version: 12 on Debian 12, 13 on Debian 13, for the few readings that differ.
@@ -64,4 +77,9 @@ let exiftoolRenamedTags = ["Apple:ContentIdentifier": "Apple:MediaGroupUUID"]
 /// Location tags exiftool finds anywhere in the file (EXIF, XMP, IPTC, QuickTime).
 public func locationTags(_ path: String) throws -> [String] {
     try exiftool(path, ["-location:all", "-gps:all"]).keys.filter { $0 != "SourceFile" }.sorted()
+}
+
+/// The location tags of several files, by path, from one exiftool process.
+public func locationTags(_ paths: [String]) throws -> [String: [String]] {
+    try exiftool(paths, ["-location:all", "-gps:all"]).mapValues { $0.keys.filter { $0 != "SourceFile" }.sorted() }
 }

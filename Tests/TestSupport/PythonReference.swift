@@ -4,8 +4,13 @@ import Foundation
 /// them: `scripts/test-python.sh` installs them, pinned, into a venv under `.build/` (one per
 /// Python version, so a Debian 13 root sharing the checkout gets its own).
 public enum PythonReference {
-    /// The venv's python, made on first use.
+    /// The venv's python, made on first use; checked once a test process (the check imports every
+    /// package, as long as the reference's own run).
     public static func python() throws -> String {
+        try venvPython.get()
+    }
+
+    private static let venvPython = Result<String, Error> {
         let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/test-python.sh").path
         let result = try runProcess(script, [])
         try check(result)

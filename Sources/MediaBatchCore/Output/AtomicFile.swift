@@ -105,6 +105,8 @@ struct StagedFile: Codable, Equatable, Sendable {
     /// Where it waits: in the run's temporary folder (the path `TemporaryFiles` knows it by).
     let temporaryPath: String
     let bytes: Int
+    /// Another link to it, kept for a rerun until it is published (`RenditionCache`): removed then.
+    var keptCopy: String?
 
     /// Its name in the temporary folder, which the publisher holds open.
     var temporaryName: String { (temporaryPath as NSString).lastPathComponent }

@@ -78,5 +78,6 @@ final class OutputPublisher {
             throw OutputTree.failure(errno, "cannot publish \(file.relativePath)")
         }
         TemporaryFiles.shared.unregister(file.temporaryPath)
+        if let kept = file.keptCopy { unlink(kept) }
     }
 }

@@ -3,13 +3,15 @@ import LibAVKit
 import RunState
 
 /// Renditions finished for a movie whose other outputs are not, kept under the output root
-/// (`.mediabatch/renditions/SHARD/`) until the movie's files are staged: a run killed while a
+/// (`.mediabatch/renditions/SHARD/`) until the movie's files are published: a run killed while a
 /// movie's second rendition was encoding does not encode its first again. Each is named by the
-/// input's hash and the rendition's recipe, and is a hard link to the finished file (no copy).
+/// input's hash and the rendition's recipe, and is a hard link to the finished file (no copy),
+/// removed when the movie fails or once its file is published (`StagedFile.keptCopy`).
 struct RenditionCache {
     let folder: URL
 
-    private func path(_ item: ItemContext, _ rendition: VideoRendition) -> String? {
+    /// Where `rendition` of `item` is kept.
+    func path(_ item: ItemContext, _ rendition: VideoRendition) -> String? {
         guard !item.contentHash.isEmpty else { return nil } // a dry run's, which writes nothing
         let key = ContentHash.of(item.contentHash + " " + rendition.fingerprint)
         return folder.appendingPathComponent("\(key).\(rendition.rendition.codec.container.fileExtension)").path
@@ -31,7 +33,7 @@ struct RenditionCache {
         link(finished, kept)
     }
 
-    /// The movie's files are staged (or it failed): what was kept for it goes.
+    /// The movie failed: what was kept for it goes.
     func forget(_ item: ItemContext, _ renditions: [VideoRendition]) {
         for rendition in renditions { if let kept = path(item, rendition) { unlink(kept) } }
     }

@@ -88,11 +88,23 @@ struct WriteStage: PipelineStage, Equatable {
     /// the same recipe are left as they are.
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {
         let environment = item.environment
-        var planned = plan.outputs.filter { $0.path != nil }
+        let planned = plan.outputs.filter { $0.path != nil }
         let fresh = planned.indices.filter { !planned[$0].reused }
         for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try Self.refuseOverwritingInput(planned[index].path!, item) }
         let cache = RenditionCache(folder: environment.renditionFolder)
-        defer { cache.forget(item, planned.compactMap(\.rendition)) }
+        do {
+            try write(item, plan, planned, fresh, cache: cache, &outcome)
+        } catch {
+            cache.forget(item, planned.compactMap(\.rendition))
+            throw error
+        }
+    }
+
+    /// The fresh outputs staged, each rendition's kept copy (`cache`) released once it is published:
+    /// a run killed before that, even once the item is staged, leaves it for the rerun.
+    private func write(_ item: ItemContext, _ plan: ItemPlan, _ planned: [PlannedOutput], _ fresh: [Int], cache: RenditionCache,
+                       _ outcome: inout PixelOutcome) throws {
+        let environment = item.environment
         let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] }, renditionCache: cache)
         var hashes: [Int: String] = [:]
         let files = fresh.map { index in
@@ -109,14 +121,15 @@ struct WriteStage: PipelineStage, Equatable {
             try item.requireUnchanged()
             placeholder = try outputs.placeholder()
         }
+        var written = planned
         for (index, file) in zip(fresh, staged) {
             let path = planned[index].path!
-            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(path)
-            planned[index].movie?.codecs = outputs.renditionCodecs[path]
-            planned[index].path = file.relativePath
+            written[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(path)
+            written[index].movie?.codecs = outputs.renditionCodecs[path]
+            written[index].path = file.relativePath
         }
-        outcome.outputs = planned.indices.map { index in
-            let output = planned[index], bytes = staged.first { $0.relativePath == output.path }?.bytes
+        outcome.outputs = written.indices.map { index in
+            let output = written[index], bytes = staged.first { $0.relativePath == output.path }?.bytes
             return WrittenOutput(planned: output, bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot),
                                  contentHash: hashes[index])
         }
@@ -124,7 +137,11 @@ struct WriteStage: PipelineStage, Equatable {
         outcome.placeholder = placeholder
         outcome.rawSource = outputs.rawSource
         outcome.decoder = outputs.decoder
-        outcome.staged = staged
+        outcome.staged = zip(fresh, staged).map { index, file in
+            var file = file
+            file.keptCopy = planned[index].rendition.flatMap { cache.path(item, $0) }
+            return file
+        }
     }
 
     /// An output's path once its bytes are written: `{hash:N}` filled in from their `hash`, checked

@@ -1,32 +1,10 @@
-import Foundation
 @testable import MediaBatchCore
 import PipelineModel
-import MediaTestSupport
-import TestSupport
-@testable import VipsKit
 import XCTest
 
-/// Fits as sharp means them, on real photos (JPEGs stored sideways, EXIF orientation 6 and 8, and
-/// an iPhone HEIC in Display P3):
-/// every mode's outputs have libvips' own `vips thumbnail` size and pixels for the same options
-/// (its CLI, the system's libvips), smart crops cut the region `vips smartcrop` picks, focus
-/// points stay in the picture, gravities cut the upright picture where `vips gravity` places
-/// them, `contain` pads with its background, and nothing is ever upscaled.
-final class FitGeometryTests: XCTestCase, RunsPipelines {
-    static let samples = ["jpeg/orientation/Landscape_6.jpg", "jpeg/orientation/Landscape_8.jpg", "jpeg/apple_iphone_4.jpg",
-                          "jpeg/samsung_gt-i9000_gps00_rot90.jpg", "heic/IMG_1034.heic"]
-    static var input: URL!
-
-    override class func setUp() {
-        try! Vips.start()
-        input = try! folder(of: samples)
-    }
-
-    private func output(_ folder: URL, _ sample: String, _ size: String, _ ext: String = "png") throws -> VImage {
-        let stem = ((sample as NSString).lastPathComponent as NSString).deletingPathExtension
-        return try VImage.open(folder.appendingPathComponent("\(stem)-\(size).\(ext)").path).inMemory()
-    }
-
+/// Fit boxes as computed from a picture's upright size: nothing is ever upscaled, and boxes that
+/// fit a picture alike collapse into one output.
+final class FitGeometryTests: XCTestCase {
     /// A box the image cannot fill at its own scale shrinks to a box of the same shape it can.
     func testNothingIsUpscaled() {
         let upright = PixelSize(width: 800, height: 400)

@@ -6,8 +6,8 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// Outputs never leave the output root: symlinks planted in the output tree, at the destination
-/// and on the way to the temporary folder, and relative paths that climb out.
+/// `AtomicFile` refuses what would leave the output root: relative paths that climb out or have
+/// empty parts, and a temporary folder behind a symlink.
 final class OutputTreeTests: XCTestCase, RunsPipelines {
     private var input: URL!
     private var output: URL!

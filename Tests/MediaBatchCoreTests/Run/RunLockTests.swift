@@ -6,9 +6,8 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// One run at a time over a state database: a second is refused at start (exit 2 from the
-/// command line) naming the first's pid and host, touching nothing; a lock holder that dies, even
-/// by SIGKILL, blocks nothing after it; shards, with their own databases, run side by side.
+/// `RunLock`, one run at a time over a state database: shards, with their own databases, hold
+/// theirs side by side; a refusal from the command line exits 2.
 final class RunLockTests: XCTestCase, RunsPipelines {
     override class func setUp() {
         try! Vips.start()

@@ -6,8 +6,8 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// Outputs never leave the output root: symlinks planted in the output tree, at the destination
-/// and on the way to the temporary folder, and relative paths that climb out.
+/// Whole runs over an output tree with symlinks planted in it (a folder, a destination, the work
+/// folder, the root itself, what `--prune` walks): nothing is written or removed outside the root.
 final class OutputTreeTests: XCTestCase, RunsPipelines {
     private var input: URL!
     private var output: URL!

@@ -6,43 +6,12 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// Every pipeline in `pipelines/` decodes each item at most once, whatever it makes of it (every
-/// variant from one decode), and an item whose outputs are copies not at all: VipsKit counts its
-/// decodes (debug builds), one item at a time.
+/// Animations through whole runs: a GIF's and a WebP's frames, delays and loop kept in either
+/// format, a GIF's transparency kept, and every frame cut alike by `cover`.
 final class PictureRendererTests: XCTestCase, RunsPipelines {
     override class func setUp() {
         try! Vips.start()
     }
-
-    /// One photo of each kind the pipelines treat apart: upright and sideways JPEG, HEIC, PNG,
-    /// WebP, a Live Photo's still, a movie.
-    static let items = ["jpeg/orientation/Landscape_1.jpg", "jpeg/orientation/Landscape_6.jpg", "heic/IMG_1034.heic",
-                        "png/macos_screenshot_exif.png", "webp/iphone_x_exif_gps.webp", "livephoto/train.jpg", "video/sample.3gp"]
-
-    /// Runs `pipeline` over `sample` alone, in this process: whether an output of it was
-    /// encoded; nil when the pipeline wrote none (it filtered the sample out).
-    static func encoded(_ sample: String, by pipeline: Pipeline) throws -> Bool? {
-        let input = try folder(of: [sample]), output = Fixtures.temporaryFolder("decodes")
-        let report = try run(pipeline, input: input, output: output, concurrency: 1)
-        guard let item = report.items.first, item.status == .ok else { return nil }
-        return try encoded(item, input: input, output: output)
-    }
-
-    /// Whether an output was encoded: its format, pixel size or coded image differs from its input's
-    /// (a movie's: it has a poster).
-    static func encoded(_ item: ItemResult, input: URL, output: URL) throws -> Bool {
-        let outputs = item.variants?.map(\.path) ?? [item.output].compactMap { $0 }
-        let sourcePath = input.appendingPathComponent(item.input).path
-        // A movie: encoded where it has a poster.
-        guard let source = try? VImage.open(sourcePath) else { return item.variants?.contains { $0.role == .poster } ?? false }
-        return try outputs.contains { path in
-            let written = output.appendingPathComponent(path).path, image = try VImage.open(written)
-            let recoded = try CodedImage.data(of: written) != CodedImage.data(of: sourcePath)
-            return image.loader != source.loader || image.width != source.width || image.height != source.height || recoded
-        }
-    }
-
-    // MARK: Animations
 
     /// An animated GIF and WebP made by pyvips (5 frames, 100–500 ms, 3 loops), in a folder of their own.
     static let animations: URL = {

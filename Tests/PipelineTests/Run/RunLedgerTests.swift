@@ -8,6 +8,8 @@ import VipsKit
 import XCTest
 
 /// Incremental runs over real files: what a second run does, item by item, after each kind of change.
+/// The HEICs are the iPhone photos a third their size (`SmallerSamples`: the same names, formats,
+/// dates and places): what a run redoes does not turn on a photo's size, and every test runs twice or more.
 final class RunLedgerTests: XCTestCase {
     private var input: URL!
     private var output: URL!
@@ -26,6 +28,8 @@ final class RunLedgerTests: XCTestCase {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             if relative.hasSuffix(".txt") {
                 try Data("not media".utf8).write(to: destination)
+            } else if relative.hasSuffix(".heic") {
+                try FileManager.default.copyItem(atPath: SmallerSamples.heic(relative), toPath: destination.path)
             } else {
                 try FileManager.default.copyItem(atPath: Fixtures.sample(relative), toPath: destination.path)
             }

@@ -6,9 +6,8 @@ import TestSupport
 @testable import VipsKit
 import XCTest
 
-/// One run at a time over a state database: a second is refused at start (exit 2 from the
-/// command line) naming the first's pid and host, touching nothing; a lock holder that dies, even
-/// by SIGKILL, blocks nothing after it; shards, with their own databases, run side by side.
+/// Runs against a held lock: a second run is refused at start naming the first's pid and host,
+/// touching nothing; a lock holder killed (SIGKILL) blocks no run after it.
 final class RunLockTests: XCTestCase, RunsPipelines {
     override class func setUp() {
         try! Vips.start()
