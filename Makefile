@@ -24,7 +24,7 @@ demo: release
 	@echo "Outputs in out/quickstart, report in out/quickstart-report.json"
 
 # The schema and ThumbHash tests compare with PyPI packages: their venv is made first, so a network failure shows here.
-# The test classes run on every CPU at once (scripts/run-tests.py), which prints the slowest tests and the time.
+# The test classes run one more at a time than there are CPUs (scripts/run-tests.py), which prints the slowest tests and the time.
 test: deps
 	./scripts/test-python.sh >/dev/null
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)

@@ -5,8 +5,9 @@
 
 `swift test` runs the classes one after the other; most of them wait on one decoder thread, an
 encoder or a worker process. Here each class runs in an `xctest` process of its own (its
-`setUp` once, its tests in order), as many at a time as there are CPUs, the longest classes of
-the last run first (`SCRATCH/test-times.tsv`), so that two CPUs finish together. A FILTER keeps
+`setUp` once, its tests in order), one more at a time than there are CPUs (one of them is often
+waiting on a tool's process, an encoder thread or the disk), the longest classes of
+the last run first (`SCRATCH/test-times.tsv`), so that the jobs finish together. A FILTER keeps
 the classes whose `Module.Class` contains it. Prints each failure with its class's output, the
 slowest tests and the wall time; exits 1 when a test failed or a class's process did not end
 cleanly.
@@ -30,7 +31,7 @@ def classes(xctest, filters):
 
 
 def previous_times(path):
-    times = collections.Counter()
+    times = {}
     if os.path.exists(path):
         for line in open(path):
             name, seconds = line.rstrip("\n").split("\t")
@@ -48,7 +49,7 @@ def run_class(xctest, name):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--scratch-path", default=".build")
-    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)) + 1)
     parser.add_argument("--slowest", type=int, default=20)
     parser.add_argument("filters", nargs="*")
     options = parser.parse_args()
@@ -76,8 +77,12 @@ def main():
     print(f"\n{options.slowest} slowest tests:")
     for seconds, cls, test, _ in tests[:options.slowest]:
         print(f"  {seconds:7.2f} s  {cls}.{test}")
+    print(f"\n{options.slowest // 2} slowest classes (their process: set-up and tests):")
+    for name, seconds, _ in sorted(results, key=lambda result: -result[1])[:options.slowest // 2]:
+        print(f"  {seconds:7.2f} s  {name}")
     print(f"\n{len(tests)} tests in {len(results)} classes: {counts['passed']} passed, {counts['failed']} failed, "
-          f"{counts['skipped']} skipped; {sum(t[0] for t in tests):.0f} s of tests in {wall:.0f} s on {options.jobs} CPUs")
+          f"{counts['skipped']} skipped; {sum(t[0] for t in tests):.0f} s of tests in {wall:.0f} s, "
+          f"{options.jobs} at a time on {len(os.sched_getaffinity(0))} CPUs")
     if failed:
         print("failed: " + ", ".join(failed))
         return 1

@@ -154,23 +154,24 @@ final class RenditionTests: XCTestCase {
     }
 
     /// Sound as asked: AAC, Opus (VP9's WebM too), none, or copied where the container holds it.
+    /// Pictures 160 px: the sound is the point.
     func testSoundIsEncodedCopiedOrLeftOutAsAsked() throws {
         let source = Fixtures.sample("video/iphone6_with-gps.mov")
         func audio(_ path: String) throws -> String? {
             try Movies.probe(path).streams.first { $0["codec_type"] as? String == "audio" }?["codec_name"] as? String
         }
-        XCTAssertEqual(try audio(render(source, Self.settings(audio: .opus)).path), "opus")
-        XCTAssertNil(try audio(render(source, Self.settings(audio: .none)).path))
-        let copied = try render(source, Self.settings(audio: .copy))
+        XCTAssertEqual(try audio(render(source, Self.settings(maxPixelSize: 160, audio: .opus)).path), "opus")
+        XCTAssertNil(try audio(render(source, Self.settings(maxPixelSize: 160, audio: .none)).path))
+        let copied = try render(source, Self.settings(maxPixelSize: 160, audio: .copy))
         XCTAssertEqual([try audio(copied.path), copied.facts.audioCodec], ["aac", "aac"])
         XCTAssertTrue(copied.facts.audioCopied)
-        let webm = try render(source, Self.settings(.vp9, crf: 33, audio: .opus))
+        let webm = try render(source, Self.settings(.vp9, crf: 33, maxPixelSize: 160, audio: .opus))
         let stream = try video(webm.path)
         XCTAssertEqual([stream["codec_name"] as? String, try audio(webm.path)], ["vp9", "opus"])
         XCTAssertEqual(try Movies.probe(webm.path).format["format_name"] as? String, "matroska,webm")
         XCTAssertEqual(try Movies.decodingErrors(webm.path), "")
         // 3GP's AMR has no place in MP4: copy becomes AAC.
-        let amr = try render(Fixtures.sample("video/sample.3gp"), Self.settings(audio: .copy))
+        let amr = try render(Fixtures.sample("video/sample.3gp"), Self.settings(maxPixelSize: 160, audio: .copy))
         XCTAssertEqual([try audio(amr.path), amr.facts.audioCodec], ["aac", "aac"])
         XCTAssertFalse(amr.facts.audioCopied)
     }
