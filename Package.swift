@@ -28,7 +28,9 @@ let package = Package(
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
         // The system's libcrypto (OpenSSL) for SHA-256 and MD5: Debian's security updates reach it without a rebuild.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "CMediaShim", dependencies: ["CVips"]),
+        // Its kernels are the hot loops of every decode and reduce: optimised in debug builds too, where the
+        // tests and their worker processes run them on every photo.
+        .target(name: "CMediaShim", dependencies: ["CVips"], cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         .target(name: "VipsKit", dependencies: ["CVips", "CHeif", "CMediaShim", "MediaFormats"]),
         .target(name: "LibAVKit", dependencies: ["CLibAV"]),
         .target(name: "LibRawKit", dependencies: ["CLibRaw"]),

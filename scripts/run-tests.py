@@ -7,7 +7,8 @@
 encoder or a worker process. Here each class runs in an `xctest` process of its own (its
 `setUp` once, its tests in order), one more at a time than there are CPUs (one of them is often
 waiting on a tool's process, an encoder thread or the disk), the longest classes of
-the last run first (`SCRATCH/test-times.tsv`), so that the jobs finish together. A FILTER keeps
+the last run first (`SCRATCH/test-times.tsv`; before there is one, `scripts/test-times.tsv`, a copy of
+one made on 2 CPUs), so that the jobs finish together. A FILTER keeps
 the classes whose `Module.Class` contains it. Prints each failure with its class's output, the
 slowest tests and the wall time; exits 1 when a test failed or a class's process did not end
 cleanly.
@@ -55,7 +56,8 @@ def main():
     options = parser.parse_args()
     xctest = bundle(options.scratch_path)
     times_file = os.path.join(options.scratch_path, "test-times.tsv")
-    earlier = previous_times(times_file)
+    # A first build's run (CI's) takes its order from the times committed beside this script.
+    earlier = previous_times(times_file if os.path.exists(times_file) else os.path.join(os.path.dirname(__file__), "test-times.tsv"))
     todo = sorted(classes(xctest, options.filters), key=lambda name: -earlier.get(name, 1e9))
     began = time.monotonic()
     results, failed = [], []

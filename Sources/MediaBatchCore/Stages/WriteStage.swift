@@ -88,23 +88,14 @@ struct WriteStage: PipelineStage, Equatable {
     /// the same recipe are left as they are.
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {
         let environment = item.environment
-        let planned = plan.outputs.filter { $0.path != nil }
+        var planned = plan.outputs.filter { $0.path != nil }
         let fresh = planned.indices.filter { !planned[$0].reused }
         for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try Self.refuseOverwritingInput(planned[index].path!, item) }
         let cache = RenditionCache(folder: environment.renditionFolder)
-        do {
-            try write(item, plan, planned, fresh, cache: cache, &outcome)
-        } catch {
-            cache.forget(item, planned.compactMap(\.rendition))
-            throw error
-        }
-    }
-
-    /// The fresh outputs staged, each rendition's kept copy (`cache`) released once it is published:
-    /// a run killed before that, even once the item is staged, leaves it for the rerun.
-    private func write(_ item: ItemContext, _ plan: ItemPlan, _ planned: [PlannedOutput], _ fresh: [Int], cache: RenditionCache,
-                       _ outcome: inout PixelOutcome) throws {
-        let environment = item.environment
+        // What was kept goes if the movie fails; once it is published else (`StagedFile.keptCopy`): a
+        // run killed in between, even with the item staged, leaves it for the rerun.
+        var handedOver = false
+        defer { if !handedOver { cache.forget(item, planned.compactMap(\.rendition)) } }
         let outputs = ItemOutputs(item, plan, making: fresh.map { planned[$0] }, renditionCache: cache)
         var hashes: [Int: String] = [:]
         let files = fresh.map { index in
@@ -121,15 +112,15 @@ struct WriteStage: PipelineStage, Equatable {
             try item.requireUnchanged()
             placeholder = try outputs.placeholder()
         }
-        var written = planned
+        let renditions = fresh.map { planned[$0].rendition }
         for (index, file) in zip(fresh, staged) {
             let path = planned[index].path!
-            written[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(path)
-            written[index].movie?.codecs = outputs.renditionCodecs[path]
-            written[index].path = file.relativePath
+            planned[index].gainMapLeftOut = outputs.gainMapsLeftOut.contains(path)
+            planned[index].movie?.codecs = outputs.renditionCodecs[path]
+            planned[index].path = file.relativePath
         }
-        outcome.outputs = written.indices.map { index in
-            let output = written[index], bytes = staged.first { $0.relativePath == output.path }?.bytes
+        outcome.outputs = planned.indices.map { index in
+            let output = planned[index], bytes = staged.first { $0.relativePath == output.path }?.bytes
             return WrittenOutput(planned: output, bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot),
                                  contentHash: hashes[index])
         }
@@ -137,11 +128,18 @@ struct WriteStage: PipelineStage, Equatable {
         outcome.placeholder = placeholder
         outcome.rawSource = outputs.rawSource
         outcome.decoder = outputs.decoder
-        outcome.staged = zip(fresh, staged).map { index, file in
-            var file = file
-            file.keptCopy = planned[index].rendition.flatMap { cache.path(item, $0) }
-            return file
+        outcome.staged = Self.keepingCopies(staged, of: renditions, item, cache)
+        handedOver = true
+    }
+
+    /// The staged files, each rendition's naming its copy in `cache`, which publishing it removes.
+    private static func keepingCopies(_ staged: [StagedFile], of renditions: [VideoRendition?], _ item: ItemContext,
+                                      _ cache: RenditionCache) -> [StagedFile] {
+        var files = staged
+        for position in files.indices {
+            if let rendition = renditions[position] { files[position].keptCopy = cache.path(item, rendition) }
         }
+        return files
     }
 
     /// An output's path once its bytes are written: `{hash:N}` filled in from their `hash`, checked
