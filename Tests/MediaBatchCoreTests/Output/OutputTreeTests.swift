@@ -1,22 +1,16 @@
 import Foundation
 @testable import MediaBatchCore
-import PipelineModel
-import MediaTestSupport
 import TestSupport
-@testable import VipsKit
 import XCTest
 
 /// `AtomicFile` refuses what would leave the output root: relative paths that climb out or have
 /// empty parts, and a temporary folder behind a symlink.
-final class OutputTreeTests: XCTestCase, RunsPipelines {
-    private var input: URL!
+final class OutputTreeTests: XCTestCase {
     private var output: URL!
     /// Where planted symlinks point: must stay as the test left it.
     private var outside: URL!
 
     override func setUpWithError() throws {
-        try Vips.start()
-        input = Fixtures.temporaryFolder("tree-input")
         output = Fixtures.temporaryFolder("tree-output")
         outside = Fixtures.temporaryFolder("tree-outside")
     }

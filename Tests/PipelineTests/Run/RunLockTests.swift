@@ -7,7 +7,7 @@ import TestSupport
 import XCTest
 
 /// Runs against a held lock: a second run is refused at start naming the first's pid and host,
-/// touching nothing; a lock holder killed (SIGKILL) blocks no run after it.
+/// touching nothing (from the command line: exit 2); a lock holder killed (SIGKILL) blocks no run after it.
 final class RunLockTests: XCTestCase, RunsPipelines {
     override class func setUp() {
         try! Vips.start()
@@ -53,5 +53,16 @@ final class RunLockTests: XCTestCase, RunsPipelines {
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
         XCTAssertEqual(try Self.run(try pipeline(stages), input: input, output: output).totals.ok, 1)
+    }
+
+    func testTheCommandLineExitsTwo() throws {
+        let (input, output) = try folders()
+        let held = try RunLock.acquire(statePath: RunOptions.defaultStatePath(outputRoot: output, shard: nil), outputRoot: output)
+        let pipelineFile = Fixtures.temporaryFolder("lock-pipeline").appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "stages": [\#(stages)]}"#.utf8).write(to: pipelineFile)
+        let result = try runProcess(Fixtures.executable.path, ["run", pipelineFile.path, "--input", input.path, "--output", output.path, "--quiet"])
+        XCTAssertEqual(result.exitCode, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("another run (pid \(getpid()) on "), result.stderr)
+        withExtendedLifetime(held) {}
     }
 }
