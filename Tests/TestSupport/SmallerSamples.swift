@@ -11,8 +11,8 @@ public enum SmallerSamples {
     /// `heif-enc` codes it: one 8-bit 4:2:0 HEVC image, not a grid of tiles, upright (no `irot`), with
     /// the photo's colour profile and EXIF (camera, date, location); no thumbnail item (libheif
     /// makes one by nearest neighbour: another picture than the photo's resized) nor auxiliary
-    /// images. mediabatch's own loader decodes it with libavcodec, as it does the photo; libvips
-    /// reads it with libheif. Under the photo's own name, in a folder of its own.
+    /// images. Which decoder mediabatch picks for it can differ from the photo's (on Debian 13,
+    /// libheif); libvips reads it with libheif. Under the photo's own name, in a folder of its own.
     public static func heic(_ sample: String) -> String {
         lock.lock()
         defer { lock.unlock() }
