@@ -17,7 +17,7 @@
 #   status     of the state database; html (and html --json) of the manifest
 # and compares per pipeline × root: exit codes; the output trees byte for byte (same file list,
 # same bytes; OUTPUT/.mediabatch, mediabatch's own work folder -- tmp/ for outputs being staged,
-# renditions/ for a movie's finished renditions until its other outputs are, and the state
+# renditions/ for a movie's finished renditions until its files are published, and the state
 # database when no --state is given -- is compared by file names only: after a run it holds
 # nothing but an empty tmp/all/); the reports, manifest, JUnit, metrics, status, html and the
 # messages on stderr. Then `validate` of every pipelines/*.json and

@@ -33,22 +33,7 @@ extension VImage {
     /// The mean absolute difference of every sample from `other`'s, which has the same size;
     /// bands only one of them has (an alpha a JPEG could not keep) are left out.
     public func meanAbsoluteDifference(from other: VImage) throws -> Double {
-        guard bitsPerSample == 8, other.bitsPerSample == 8 else {
-            return try Self.meanAbsoluteDifference(samples(), bands, try other.samples(), other.bands)
-        }
-        let (mine, theirs) = (try pixels(), try other.pixels())
-        let (myBands, theirBands) = (bands, other.bands)
-        guard mine.count / myBands == theirs.count / theirBands else {
-            throw PixelStatisticsError.differentShapes(mine.count / myBands, theirs.count / theirBands)
-        }
-        let pixels = mine.count / myBands, bands = min(myBands, theirBands)
-        let sum = mine.withUnsafeBufferPointer { mine in
-            theirs.withUnsafeBufferPointer { theirs in
-                guard let mine = mine.baseAddress, let theirs = theirs.baseAddress else { return 0 }
-                return Self.absoluteDifferences(mine, myBands, theirs, theirBands, pixels: pixels, bands: bands)
-            }
-        }
-        return Double(sum) / Double(max(1, pixels * bands))
+        try Self.meanAbsoluteDifference(samples(), bands, try other.samples(), other.bands)
     }
 
     public static func meanAbsoluteDifference(_ mine: [Int], _ myBands: Int, _ theirs: [Int], _ theirBands: Int) throws -> Double {
@@ -91,26 +76,8 @@ extension VImage {
         }
     }
 
-    /// The sum of |mine − theirs| over `pixels` pixels' first `bands` bands. Unoptimised, a generic
-    /// function converts each sample through a protocol's witness, and a `for` over a range calls its
-    /// iterator: one function a sample type, `while` loops.
-    private static func absoluteDifferences(_ mine: UnsafePointer<UInt8>, _ myBands: Int, _ theirs: UnsafePointer<UInt8>, _ theirBands: Int,
-                                            pixels: Int, bands: Int) -> Int {
-        var sum = 0, mine = mine, theirs = theirs, pixel = 0
-        while pixel < pixels {
-            var band = 0
-            while band < bands {
-                let difference = Int((mine + band).pointee) &- Int((theirs + band).pointee)
-                sum &+= difference < 0 ? -difference : difference
-                band &+= 1
-            }
-            mine += myBands
-            theirs += theirBands
-            pixel &+= 1
-        }
-        return sum
-    }
-
+    /// The sum of |mine − theirs| over `pixels` pixels' first `bands` bands. Unoptimised, a `for`
+    /// over a range calls its iterator a sample: `while` loops over pointers.
     private static func absoluteDifferences(_ mine: UnsafePointer<Int>, _ myBands: Int, _ theirs: UnsafePointer<Int>, _ theirBands: Int,
                                             pixels: Int, bands: Int) -> Int {
         var sum = 0, mine = mine, theirs = theirs, pixel = 0
