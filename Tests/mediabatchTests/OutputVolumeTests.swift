@@ -28,24 +28,6 @@ final class OutputVolumeTests: XCTestCase {
         return folder
     }
 
-    /// The photo every input here is a copy of: 640 × 480, its PNG 577 KiB (a 1 MiB volume holds one beside the state database).
-    private static let photo = Fixtures.sample("jpeg/samsung_gt-i9000_gps00_rot90.jpg")
-
-    /// `count` copies of `photo`, `p0.jpg`…, in `folder`.
-    private static func copies(_ count: Int, from first: Int = 0, in folder: URL) throws {
-        for index in first..<count {
-            try FileManager.default.copyItem(atPath: photo, toPath: folder.appendingPathComponent("p\(index).jpg").path)
-        }
-    }
-
-    /// What an undisturbed run writes for each copy of `photo`: its run over one copy.
-    private func referenceOutput() throws -> Data {
-        let input = Fixtures.temporaryFolder("full-disk-reference-in"), output = Fixtures.temporaryFolder("full-disk-reference")
-        try Self.copies(1, in: input)
-        XCTAssertEqual(try run(input, output).report.totals.ok, 1)
-        return try Data(contentsOf: output.appendingPathComponent("p0.png"))
-    }
-
     private func run(_ input: URL, _ output: URL, state: URL? = nil) throws -> (result: ProcessResult, report: RunReport) {
         let pipeline = Fixtures.temporaryFolder("full-disk-pipeline").appendingPathComponent("p.json")
         try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
@@ -58,10 +40,13 @@ final class OutputVolumeTests: XCTestCase {
 
     func testAFullVolumeFailsItemsStopsAndARerunFinishesTheRest() throws {
         let input = Fixtures.temporaryFolder("full-disk-in")
-        try Self.copies(14, in: input)
-        let reference = try referenceOutput()
+        for index in 0..<14 {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p\(index).jpg").path)
+        }
+        let reference = Fixtures.temporaryFolder("full-disk-reference")
+        XCTAssertEqual(try run(input, reference).report.totals.ok, 14)
         let inputsBefore = try Self.contents(of: input)
-        let output = try mountTmpfs(megabytes: 1)
+        let output = try mountTmpfs(megabytes: 4)
         let (full, report) = try run(input, output)
         XCTAssertEqual(full.exitCode, 1, full.stderr)
         XCTAssertTrue(full.stderr.contains("no space left (\(FinishedRun.fullDiskStreak) items in a row"), full.stderr)
@@ -80,21 +65,23 @@ final class OutputVolumeTests: XCTestCase {
         XCTAssertEqual(again.totals.ok, 14 - report.totals.ok, "exactly the rest redone")
         for index in 0..<14 {
             let name = "p\(index).png"
-            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), reference, name)
+            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), try Data(contentsOf: reference.appendingPathComponent(name)), name)
         }
     }
 
     func testAFullStateVolumeFailsTheItemsItCannotRecordAndRecordsNothingThatIsNotOnDisk() throws {
         let input = Fixtures.temporaryFolder("full-state-in")
-        try Self.copies(1, in: input)
-        let output = Fixtures.temporaryFolder("full-state-out")
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p0.jpg").path)
+        let reference = Fixtures.temporaryFolder("full-state-reference"), output = Fixtures.temporaryFolder("full-state-out")
         let state = try mountTmpfs(megabytes: 4).appendingPathComponent("state.sqlite")
         XCTAssertEqual(try run(input, output, state: state).report.totals.ok, 1, "the database made while there is room")
         // Enough items that admission outlasts the first failed commit, which comes up to a tenth of a second
-        // after its items (24 were not, once pixel workers started ahead on Debian 13); 11 or 12 of the 48 are.
+        // after its items (24 were not, once pixel workers started ahead on Debian 13).
         let count = 48
-        try Self.copies(count, from: 1, in: input)
-        let reference = try referenceOutput()
+        for index in 1..<count {
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p\(index).jpg").path)
+        }
+        XCTAssertEqual(try run(input, reference).report.totals.ok, count)
         // Room for the run's start (the WAL's shared memory, its first commit) and a few items' commits.
         let filler = state.deletingLastPathComponent().appendingPathComponent("filler")
         let free = try XCTUnwrap(try FileManager.default.attributesOfFileSystem(forPath: state.deletingLastPathComponent().path)[.systemFreeSize] as? Int)
@@ -120,7 +107,7 @@ final class OutputVolumeTests: XCTestCase {
         XCTAssertEqual(again.totals.ok, count - 1 - report.totals.ok, "exactly the rest redone")
         for index in 0..<count {
             let name = "p\(index).png"
-            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), reference, name)
+            XCTAssertEqual(try Data(contentsOf: output.appendingPathComponent(name)), try Data(contentsOf: reference.appendingPathComponent(name)), name)
         }
     }
 
@@ -128,7 +115,7 @@ final class OutputVolumeTests: XCTestCase {
         let input = Fixtures.temporaryFolder("locked-in"), output = Fixtures.temporaryFolder("locked-out")
         for folder in ["locked", "open"] {
             try FileManager.default.createDirectory(at: input.appendingPathComponent(folder), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: Self.photo, toPath: input.appendingPathComponent("\(folder)/p.jpg").path)
+            try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("\(folder)/p.jpg").path)
         }
         let locked = output.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
@@ -160,8 +147,8 @@ final class OutputVolumeTests: XCTestCase {
 
     func testAReadOnlyOutputVolumeIsRefusedAtStart() throws {
         let input = Fixtures.temporaryFolder("read-only-in")
-        try FileManager.default.copyItem(atPath: Self.photo, toPath: input.appendingPathComponent("a.jpg").path)
-        let output = try mountTmpfs(megabytes: 1, readOnly: true)
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("a.jpg").path)
+        let output = try mountTmpfs(megabytes: 4, readOnly: true)
         let pipeline = Fixtures.temporaryFolder("read-only-pipeline").appendingPathComponent("p.json")
         try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
         let result = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path, "--quiet"])
