@@ -115,14 +115,15 @@ struct DecodeStage: PipelineStage, Equatable {
         }
     }
 
-    /// A RAW LibRaw does not know is media this build cannot decode: skipped, not failed.
+    /// A RAW of a format this build decodes that LibRaw cannot read is a decode failure, like a
+    /// truncated JPEG: damaged, or from a camera this LibRaw does not know. (A format with no
+    /// decoder here never reaches this stage: the format table's row says so.)
     private static func rawFacts(_ facts: Result<RawFacts, LibRawError>, _ format: MediaFormat) throws -> RawFacts {
         do {
             return try facts.get()
-        } catch where error.code == .fileUnsupported {
-            throw ItemSkipped(reason: "unsupported format: \(format.rawValue) (\(format.row.help)): LibRaw does not read this file")
         } catch {
-            throw StageFailure(.decodeFailed, "LibRaw cannot read the \(format.rawValue) header: \(error.message)")
+            let why = error.code == .fileUnsupported ? " (damaged, or from a camera this LibRaw does not know)" : ""
+            throw StageFailure(.decodeFailed, "LibRaw cannot read this \(format.rawValue)\(why): \(error.message)")
         }
     }
 

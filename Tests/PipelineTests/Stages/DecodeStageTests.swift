@@ -67,9 +67,24 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
             XCTAssertEqual([written.width, written.height], [32, 24], name)
         }
         let cr3 = try XCTUnwrap(result(report, "IMG_0004.CR3"))
-        XCTAssertEqual(cr3.status, .skipped)
-        XCTAssertEqual(cr3.reason?.hasPrefix("unsupported format: cr3 ("), true, cr3.reason ?? "")
-        XCTAssertEqual(cr3.reason?.hasSuffix("LibRaw does not read this file"), true, cr3.reason ?? "")
+        XCTAssertEqual(cr3.status, .failed, "a format this build decodes that LibRaw cannot read is not 'unsupported'")
+        XCTAssertEqual(cr3.error?.code, .decodeFailed)
+        XCTAssertEqual(cr3.error?.message.hasPrefix("LibRaw cannot read this cr3 (damaged, or from a camera this LibRaw does not know): "), true,
+                       cr3.error?.message ?? "")
+    }
+
+    /// A stub CR2 (its 16-byte header, then zeros: LibRaw's "unsupported file format") fails the
+    /// item with LibRaw's reason instead of being skipped as a format this build cannot decode.
+    func testADamagedRawFailsTheItemAsADecodeFailure() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        let whole = try CameraRawFile.cr2.write(to: input.appendingPathComponent("IMG_0001.CR2").path)
+        try Data(try Data(contentsOf: URL(fileURLWithPath: whole)).prefix(16) + Data(count: 4096)).write(to: input.appendingPathComponent("stub.CR2"))
+        let report = try Self.run(try pipeline(webStages), input: input, output: output)
+        XCTAssertEqual(result(report, "IMG_0001.CR2")?.status, .ok)
+        let stub = try XCTUnwrap(result(report, "stub.CR2"))
+        XCTAssertEqual(stub.status, .failed)
+        XCTAssertEqual(stub.error?.code, .decodeFailed, "\(stub)")
+        XCTAssertEqual(stub.error?.message.hasPrefix("LibRaw cannot read this cr2 (damaged"), true, stub.error?.message ?? "")
     }
 
     func testAJPEGOfAnAnimationIsItsFirstFrameAndTheReportSaysSo() throws {
