@@ -43,9 +43,20 @@ final class FrameGraph {
 
     var sinkFilter: LibAVDecoding.Filter { sink }
 
-    /// Sends a frame into the graph (nil: the end, which flushes it).
-    func push(_ frame: LibAVDecoding.Frame?) throws(LibAVError) {
+    /// Sends a frame into the graph.
+    func push(_ frame: LibAVDecoding.Frame) throws(LibAVError) {
         try av.check(av.addFrame(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter a frame")
+    }
+
+    /// The end, which flushes the graph: at `pts` (the source's time base) where the stream's
+    /// end is known, so that `fps` fills the last frame's time as the ffmpeg CLI does, rather
+    /// than stopping at its start.
+    func close(at pts: Int64?) throws(LibAVError) {
+        if let pts {
+            try av.check(av.closeSource(source, pts, 0), "filter a frame")
+        } else {
+            try av.check(av.addFrame(source, nil, 0), "filter a frame")
+        }
     }
 
     /// The graph's next frame (valid until the next call), or nil when it needs more or has ended.

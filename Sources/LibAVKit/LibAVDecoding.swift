@@ -24,6 +24,7 @@ struct LibAVDecoding: @unchecked Sendable {
     let graphFilter: @convention(c) (Graph?, UnsafePointer<CChar>?) -> Filter?
     let graphFree: @convention(c) (UnsafeMutablePointer<Graph?>?) -> Void
     let addFrame: @convention(c) (Filter?, Frame?, Int32) -> Int32
+    let closeSource: @convention(c) (Filter?, Int64, UInt32) -> Int32
     let getFrame: @convention(c) (Filter?, Frame?) -> Int32
 
     static let shared: Result<LibAVDecoding, LibAVError> = {
@@ -43,6 +44,7 @@ struct LibAVDecoding: @unchecked Sendable {
         graphFilter = try filter.function("avfilter_graph_get_filter")
         graphFree = try filter.function("avfilter_graph_free")
         addFrame = try filter.function("av_buffersrc_add_frame_flags")
+        closeSource = try filter.function("av_buffersrc_close")
         getFrame = try filter.function("av_buffersink_get_frame")
     }
 

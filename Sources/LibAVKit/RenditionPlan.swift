@@ -9,8 +9,11 @@ struct VideoPlan {
     /// As written, upright.
     let size: (width: Int, height: Int)
     let framesPerSecond: Double
-    /// Faster than `maxFps`: frames are dropped to it.
-    let capsRate: Bool
+    /// The rate frames are retimed to, as the ffmpeg CLI does for MP4 (`fps`, duplicating and
+    /// dropping): `maxFps` where the movie is faster, the average rate where its timestamps run on
+    /// a clock of their own (a FLIR's 600 Hz: no two frames the same distance apart, which players
+    /// and FFmpeg's own rate guess would round onto one instant); nil keeps the source's times.
+    private let constantRate: AVRational?
     let fits: Bool
     /// PQ or HLG.
     let isHDR: Bool
@@ -22,6 +25,8 @@ struct VideoPlan {
     /// A frame's average length: the stream's length over its frames where the header states both
     /// (a phone's variable rate), else one frame at the rate written.
     private let averageFrame: (ticks: Int64, timeBase: AVRational)
+    /// Where the stream ends (its time base), when its header says.
+    private let end: Int64?
 
     init(_ stream: UnsafeMutablePointer<AVStream>, _ settings: RenditionSettings, _ library: LibAVFormat) {
         self.settings = settings
@@ -31,12 +36,17 @@ struct VideoPlan {
         timeBase = stream.pointee.time_base
         sourceRate = LibAV.rate(stream.pointee.avg_frame_rate) != nil ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         let rate = LibAV.rate(sourceRate) ?? 30
-        capsRate = rate > Double(settings.maxFps) + 0.01
+        let capsRate = rate > Double(settings.maxFps) + 0.01
         framesPerSecond = min(rate, Double(settings.maxFps))
+        constantRate = capsRate ? AVRational(num: Int32(settings.maxFps), den: 1)
+            : Self.hasOwnClock(stream.pointee) ? stream.pointee.avg_frame_rate : nil
         isHDR = LibAV.isHDR(parameters.color_trc)
+        let start = stream.pointee.start_time == Int64.min ? 0 : stream.pointee.start_time
+        end = stream.pointee.duration > 0 ? start + stream.pointee.duration : nil
         let frames = stream.pointee.nb_frames, length = stream.pointee.duration
-        averageFrame = !capsRate && frames > 0 && length > 0 ? (length / frames, timeBase)
-            : (1, AVRational(num: 1000, den: Int32((framesPerSecond * 1000).rounded())))
+        averageFrame = if let constantRate { (1, AVRational(num: constantRate.den, den: constantRate.num)) }
+            else if frames > 0 && length > 0 { (length / frames, timeBase) }
+            else { (1, AVRational(num: 1000, den: Int32((framesPerSecond * 1000).rounded()))) }
         let stored = (width: Int(parameters.width) - (cropping.map { $0.left + $0.right } ?? 0),
                       height: Int(parameters.height) - (cropping.map { $0.top + $0.bottom } ?? 0))
         let aspect = parameters.sample_aspect_ratio
@@ -47,7 +57,7 @@ struct VideoPlan {
         self.size = size
         let tagFits = settings.codec.codecTag.map { $0 == source.codec_tag } ?? true
         fits = settings.copyWhereFits && source.codec_id == settings.codec.codecID && rotation == 0 && cropping == nil && square
-            && !capsRate && size == stored && tagFits && Self.pixelsFit(source, settings)
+            && constantRate == nil && size == stored && tagFits && Self.pixelsFit(source, settings)
     }
 
 
@@ -60,6 +70,13 @@ struct VideoPlan {
         return parameters.format == AV_PIX_FMT_YUV420P.rawValue
     }
 
+    /// Timestamps on a clock finer than any frame rate with an average rate a player could keep
+    /// (`av_guess_frame_rate`'s rule: a "real" rate over 210 fps, an average under 70).
+    private static func hasOwnClock(_ stream: AVStream) -> Bool {
+        guard let real = LibAV.rate(stream.r_frame_rate), let average = LibAV.rate(stream.avg_frame_rate) else { return false }
+        return real > 210 && average < 70
+    }
+
     /// HDR kept: 10-bit, the source's colour signalled.
     private var keepsHDR: Bool { isHDR && settings.keepHDR }
 
@@ -70,7 +87,7 @@ struct VideoPlan {
         let timeBase = self.timeBase
         let frameDuration = av.rescale(averageFrame.ticks, averageFrame.timeBase, encoder.codec!.pointee.time_base)
         return try TranscodedStream(source, encoder: encoder, tag: settings.codec.codecTag, frameDuration: frameDuration,
-                                    into: muxer) { frame throws(LibAVError) in
+                                    end: constantRate == nil ? nil : end, into: muxer) { frame throws(LibAVError) in
             try FrameGraph(av.decoding, for: frame, timeBase: timeBase, filters: filters(for: frame))
         }
     }
@@ -80,8 +97,8 @@ struct VideoPlan {
         codec.pointee.height = Int32(size.height)
         codec.pointee.pix_fmt = keepsHDR ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
         codec.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        codec.pointee.time_base = capsRate ? AVRational(num: 1, den: Int32(settings.maxFps)) : timeBase
-        codec.pointee.framerate = capsRate ? AVRational(num: Int32(settings.maxFps), den: 1) : sourceRate
+        codec.pointee.time_base = constantRate.map { AVRational(num: $0.den, den: $0.num) } ?? timeBase
+        codec.pointee.framerate = constantRate ?? sourceRate
         codec.pointee.color_range = AVCOL_RANGE_MPEG
         if isHDR, !keepsHDR {
             codec.pointee.color_primaries = AVCOL_PRI_BT709
@@ -101,7 +118,7 @@ struct VideoPlan {
         let toneMap = isHDR && !keepsHDR ? LibAV.toneMapping(frame, output: "t=bt709:m=bt709:r=tv") : []
         // Tone mapping is told the frame's own range: only SDR is moved to limited range here.
         let scale = ["scale=\(size.width):\(size.height)" + (toneMap.isEmpty ? ":out_range=tv" : "") + ",setsar=1"]
-        let rate = capsRate ? ["fps=\(settings.maxFps)"] : []
+        let rate = constantRate.map { ["fps=\($0.num)/\($0.den)"] } ?? []
         return (upright + scale + rate + toneMap + ["format=\(keepsHDR ? "yuv420p10le" : "yuv420p")"]).joined(separator: ",")
     }
 }

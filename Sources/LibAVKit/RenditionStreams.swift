@@ -48,11 +48,14 @@ final class TranscodedStream: RenditionStream {
     /// A video frame's length in the encoder's time base, for packets the encoder leaves without
     /// one (the muxer would give the last frame none, and the movie would end a frame early).
     private let frameDuration: Int64
+    /// Where the source stream ends, in its time base, for a graph that retimes frames.
+    private let end: Int64?
     var frames: Int { encoder.frames }
 
     init(_ source: (index: Int32, stream: UnsafeMutablePointer<AVStream>), encoder: StreamEncoder, tag: UInt32? = nil,
-         frameDuration: Int64 = 0, into muxer: MovieMuxer, graph: @escaping GraphMaker) throws(LibAVError) {
+         frameDuration: Int64 = 0, end: Int64? = nil, into muxer: MovieMuxer, graph: @escaping GraphMaker) throws(LibAVError) {
         self.frameDuration = frameDuration
+        self.end = end
         self.source = source.index
         decoder = try StreamDecoder(encoder.av.decoding, source.stream)
         self.encoder = encoder
@@ -70,7 +73,7 @@ final class TranscodedStream: RenditionStream {
         decoder.send(nil)
         try drainDecoder()
         if let graph {
-            try graph.push(nil)
+            try graph.close(at: end)
             try drainGraph(graph)
         }
         try encoder.encode(nil, write)

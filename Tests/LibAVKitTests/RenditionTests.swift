@@ -153,6 +153,23 @@ final class RenditionTests: XCTestCase {
         XCTAssertEqual(try Movies.decodingErrors(capped), "")
     }
 
+    /// A movie whose timestamps run on a 600 Hz clock of their own, no two frames the same distance
+    /// apart (a FLIR thermal camera's): the CLI's own decode of it rounds frames onto one instant
+    /// ("non monotonically increasing dts"). Its rendition is retimed to its average rate, as the
+    /// CLI's MP4 output is, decodes clean and keeps the source's length within a frame.
+    func testAMovieOnAClockOfItsOwnIsRetimedToPlayEverywhere() throws {
+        let source = try Movies.clip("own-clock.mp4", "testsrc2=size=160x120:rate=30", [
+            "-frames:v", "84", "-vf", "settb=1/600,setpts='(N*0.135+0.04*sin(N*1.7))/TB'", "-fps_mode", "passthrough", "-r", "600",
+            "-video_track_timescale", "600", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        XCTAssertEqual(try video(source)["r_frame_rate"] as? String, "600/1")
+        XCTAssertNotEqual(try Movies.decodingErrors(source), "", "the source itself trips the CLI")
+        let (output, facts) = try render(source, Self.settings())
+        try assertWebH264(output, source: source, size: [160, 120])
+        let stream = try video(output)
+        XCTAssertEqual(stream["r_frame_rate"] as? String, stream["avg_frame_rate"] as? String, "a constant rate")
+        XCTAssertEqual(facts.frames, 84, accuracy: 2)
+    }
+
     /// Sound as asked: AAC, Opus (VP9's WebM too), none, or copied where the container holds it.
     /// Pictures 160 px: the sound is the point.
     func testSoundIsEncodedCopiedOrLeftOutAsAsked() throws {
