@@ -4,8 +4,8 @@ struct XMPLocationNamespace: Sendable {
     enum LocalNameRule: Sendable {
         case named(Set<String>)
         case prefixed(String)
-        /// Every property in the namespace.
-        case every
+        /// Every property in the namespace but these.
+        case everyExcept(Set<String>)
     }
 
     let uri: String
@@ -17,7 +17,7 @@ struct XMPLocationNamespace: Sendable {
         switch rule {
         case .named(let names): names.contains(localName)
         case .prefixed(let start): localName.hasPrefix(start)
-        case .every: true
+        case .everyExcept(let names): !names.contains(localName)
         }
     }
 }

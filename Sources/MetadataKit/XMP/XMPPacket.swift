@@ -20,10 +20,13 @@ public enum XMPPacket {
               rule: .named(["Location", "CountryCode"])),
         .init(uri: "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", prefix: "Iptc4xmpExt",
               rule: .named(["LocationCreated", "LocationShown", "RatingRegion"])),
-        // DJI flight telemetry, whole: positions, attitude, speeds, RTK, and the properties exiftool
-        // does not define (DroneID, CaptureUUID, GpsStatus…), which it also puts in Location and
-        // which `exiftool -location:all=` cannot reach.
-        .init(uri: "http://www.dji.com/drone-dji/1.0/", prefix: "drone-dji", rule: .every),
+        // DJI flight telemetry: positions, altitudes, attitudes, speeds, RTK, and the properties
+        // exiftool does not define (DroneID, LRFTargetLat…), which it puts in Location too (and
+        // `exiftool -location:all=` cannot reach). The camera's calibration, which exiftool files
+        // under Image and photogrammetry (OpenDroneMap, Pix4D) needs, stays — by exact name.
+        .init(uri: "http://www.dji.com/drone-dji/1.0/", prefix: "drone-dji", rule: .everyExcept([
+            "SelfData", "CalibratedFocalLength", "CalibratedOpticalCenterX", "CalibratedOpticalCenterY", "DewarpData", "DewarpFlag",
+        ])),
         // Google's Dynamic Depth: where the device was on Earth, and camera and plane poses.
         .init(uri: "http://ns.google.com/photos/dd/1.0/earthpose/", prefix: "EarthPose",
               rule: .named(["Latitude", "Longitude", "Altitude", "RotationX", "RotationY", "RotationZ", "RotationW"])),

@@ -97,17 +97,25 @@ final class XMPPacketTests: XCTestCase {
         XCTAssertTrue(output.contains("<Iptc4xmpExt:Event>Fair</Iptc4xmpExt:Event>"))
     }
 
-    /// exiftool files a DJI drone's attitude, speed and RTK accuracy under Location too, and the
-    /// properties it does not define; the namespace goes whole, lens calibration included.
-    func testRemovesTheDroneNamespaceWhole() throws {
+    /// exiftool files a DJI drone's position, attitude, speed and RTK accuracy under Location, and
+    /// the properties it does not define (a rangefinder's target among them); its calibration,
+    /// which photogrammetry needs, under Image: that stays, matched by exact name.
+    func testRemovesTheDroneTelemetryAndKeepsItsCalibration() throws {
         let removal = try XMPPacket.removingLocation(from: packet("""
           <rdf:Description rdf:about="" xmlns:drone-dji="http://www.dji.com/drone-dji/1.0/"
             drone-dji:GpsLatitude="22.5" drone-dji:GpsLongitude="113.9" drone-dji:AbsoluteAltitude="+96.1"
-            drone-dji:RelativeAltitude="+30.0" drone-dji:FlightYawDegree="-12.3" drone-dji:CalibratedFocalLength="2953.4"/>
+            drone-dji:RelativeAltitude="+30.0" drone-dji:FlightYawDegree="-12.3" drone-dji:CalibratedFocalLength="2953.4"
+            drone-dji:CalibratedOpticalCenterX="2736.0" drone-dji:CalibratedOpticalCenterY="1824.0" drone-dji:DewarpFlag="0"
+            drone-dji:DewarpData="2022-06-08;3678.0,3678.0" drone-dji:SelfData="Undefined" drone-dji:LRFTargetLat="22.51"
+            drone-dji:calibratedFocalLength="1"/>
         """))
         XCTAssertEqual(removal?.removed, ["drone-dji:GpsLatitude", "drone-dji:GpsLongitude", "drone-dji:AbsoluteAltitude",
-                                          "drone-dji:RelativeAltitude", "drone-dji:FlightYawDegree", "drone-dji:CalibratedFocalLength"])
-        XCTAssertFalse(text(removal).contains("drone-dji:"))
+                                          "drone-dji:RelativeAltitude", "drone-dji:FlightYawDegree", "drone-dji:LRFTargetLat",
+                                          "drone-dji:calibratedFocalLength"])
+        for kept in ["CalibratedFocalLength=\"2953.4\"", "CalibratedOpticalCenterX=\"2736.0\"", "CalibratedOpticalCenterY=\"1824.0\"",
+                     "DewarpFlag=\"0\"", "DewarpData=\"2022-06-08;3678.0,3678.0\"", "SelfData=\"Undefined\""] {
+            XCTAssertTrue(text(removal).contains("drone-dji:\(kept)"), kept)
+        }
     }
 
     func testKeepingOnlyNamedPropertiesLeavesTheirFieldsWhole() throws {
