@@ -9,7 +9,7 @@ public enum CameraRawFile: String, CaseIterable {
 
     /// A TIFF value: what an entry holds, or where a directory or blob of the file is.
     private enum Value {
-        case short([UInt16]), long([UInt32]), byte([UInt8]), ascii(String)
+        case short([UInt16]), long([UInt32]), byte([UInt8]), ascii(String), undefined([UInt8])
         /// Numerator, denominator, numerator…
         case rational([UInt32])
         /// The offset of directory N, or of blob N.
@@ -31,7 +31,10 @@ public enum CameraRawFile: String, CaseIterable {
     public var make: String { self == .nef ? "NIKON CORPORATION" : "Canon" }
 
     /// The file's bytes.
-    public var bytes: [UInt8] {
+    public var bytes: [UInt8] { bytes(makerNote: nil) }
+
+    /// The file's bytes, its EXIF directory holding `makerNote` where one is given.
+    public func bytes(makerNote: [UInt8]?) -> [UInt8] {
         let image: Directory = [(0x0100, .long([32])), (0x0101, .long([24])), (0x0102, .short([16])), (0x0103, .short([1])),
                                 (0x0106, .short([32803])), (0x0111, .blob(1)), (0x0115, .short([1])), (0x0116, .long([24])),
                                 (0x0117, .blobSize(1)), (0x828D, .short([2, 2])), (0x828E, .byte([0, 1, 1, 2]))]
@@ -41,7 +44,8 @@ public enum CameraRawFile: String, CaseIterable {
                                (0x0117, .blobSize(0)), (0x0132, .ascii("2024:05:01 10:11:12")), (0x8769, .directory(1))]
         if self != .cr2 { ifd0.append((0x014A, .directory(2))) }
         if self == .dng { ifd0 += [(0xC612, .byte([1, 4, 0, 0])), (0xC614, .ascii("Test DNG"))] }
-        let exif: Directory = [(0x9003, .ascii("2024:05:01 10:11:12")), (0x829A, .rational([1, 250]))]
+        var exif: Directory = [(0x9003, .ascii("2024:05:01 10:11:12")), (0x829A, .rational([1, 250]))]
+        if let makerNote { exif.append((0x927C, .undefined(makerNote))) }
         // CR2 chains its raw directory after IFD0; the others point to it from IFD0.
         var (file, offsets) = Self.layout([ifd0, exif, image], chained: self == .cr2 ? [0: 2] : [:], blobs: [Self.thumbnail, Self.sensorData],
                                           headerSize: self == .cr2 ? 16 : 8)
@@ -113,7 +117,7 @@ public enum CameraRawFile: String, CaseIterable {
             switch value {
             case .short(let values): return values.count * 2
             case .long(let values), .rational(let values): return values.count * 4
-            case .byte(let values): return values.count
+            case .byte(let values), .undefined(let values): return values.count
             case .ascii(let text): return text.utf8.count + 1
             case .directory, .blob, .blobSize: return 4
             }
@@ -136,6 +140,7 @@ public enum CameraRawFile: String, CaseIterable {
                     case .long(let values): return (4, values.count, values.flatMap { le32(Int($0)) })
                     case .rational(let values): return (5, values.count / 2, values.flatMap { le32(Int($0)) })
                     case .byte(let values): return (1, values.count, values)
+                    case .undefined(let values): return (7, values.count, values)
                     case .ascii(let text): return (2, text.utf8.count + 1, Array(text.utf8) + [0])
                     case .directory(let target): return (4, 1, le32(directoryOffsets[target]))
                     case .blob(let target): return (4, 1, le32(blobOffsets[target]))
@@ -154,6 +159,23 @@ public enum CameraRawFile: String, CaseIterable {
             file += table + values
         }
         return (blobs.reduce(file, +), directoryOffsets)
+    }
+
+    /// A Nikon maker note as Nikon Capture NX leaves it: "Nikon\0\2\u{10}\0\0", a little-endian
+    /// TIFF header its offsets count from, MakerNoteVersion and NikonCaptureData (0x0E01): a
+    /// record block (`0x7A86A940`, 14 bytes, its size) holding an UnsharpMask record and an IPTC
+    /// record of `iim`, zero-padded as Capture pads it. exiftool reads the IIM as `IPTC2`.
+    public static func nikonCaptureNote(iim: [UInt8]) -> [UInt8] {
+        func record(_ tag: Int, _ rest: String, _ data: [UInt8]) -> [UInt8] { le32(tag) + hex(rest) + le32(data.count + 4) + data }
+        let records = record(0x76A4_3200, "a217d411a90a00aa00b1c1b70100", [1])
+            + record(0x9EF5_F6E0, "8d15d611bff700d0b79241460100", iim + [UInt8](repeating: 0, count: 32))
+        let block = le32(0x7A86_A940) + hex("1be9d211a90a00aa00b1c1b70200") + le32(records.count + 4) + records
+        let directory: Directory = [(0x0001, .undefined(Array("0210".utf8))), (0x0E01, .undefined(block))]
+        return Array("Nikon".utf8) + [0, 2, 0x10, 0, 0] + layout([directory], chained: [:], blobs: [], headerSize: 8).file
+    }
+
+    private static func hex(_ text: String) -> [UInt8] {
+        stride(from: 0, to: text.count, by: 2).map { UInt8(text.dropFirst($0).prefix(2), radix: 16)! }
     }
 
     private static func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }

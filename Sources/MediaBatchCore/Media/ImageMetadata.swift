@@ -73,6 +73,7 @@ struct ImageMetadata {
             removeExif(ExifTag.gpsPointer, from: .ifd0, as: "EXIF GPS")
             for (tag, name) in ExifTag.geoTIFF.sorted(by: { $0.key < $1.key }) { removeExif(tag, from: .ifd0, as: "GeoTIFF \(name)") }
             removeLocationFromEmbeddedIPTC()
+            removeLocationFromNikonCapture()
             edit(\.xmp, "XMP", XMPPacket.removingLocation) { "XMP \($0)" }
             edit(\.iptc, "IPTC", IPTCBlock.removingLocation) { $0 }
         case .serialNumbers:
@@ -149,6 +150,15 @@ struct ImageMetadata {
         } catch {
             removeExif(ExifTag.iptc, from: .ifd0, as: "EXIF IPTC-NAA (unreadable)")
         }
+    }
+
+    /// Nikon Capture NX's edit record in a Nikon maker note keeps an IPTC copy of its own: edited
+    /// where it lies, at its length, so the note (carried byte for byte) keeps every offset.
+    private mutating func removeLocationFromNikonCapture() {
+        guard let note = blocks.exif?.bytes(ExifTag.makerNote, in: .exif).map(Array.init),
+              let edited = NikonCaptureData.removingLocation(fromMakerNote: note) else { return }
+        blocks.exif?.overwrite(ExifTag.makerNote, in: .exif, with: edited.bytes)
+        removed += edited.removed.map { "Nikon Capture \($0)" }
     }
 
     private mutating func removeExif(_ tag: UInt16, from directory: ExifData.Directory, as label: String) {

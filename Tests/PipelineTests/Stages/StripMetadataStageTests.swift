@@ -228,6 +228,37 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// A NEF that Nikon Capture NX edited keeps a second IPTC copy in its maker note's edit record
+    /// (exiftool: `IPTC2`): its places go where they lie — in a copy of the NEF as in a JPEG made
+    /// from it, which carries the maker note — and the caption, the copyright and Capture's own
+    /// edits stay.
+    func testNikonCaptureNXsIPTCCopyLosesItsPlaces() throws {
+        func dataset(_ number: UInt8, _ value: String) -> [UInt8] { [0x1C, 2, number, 0, UInt8(value.utf8.count)] + Array(value.utf8) }
+        let iim = [0x1C, 2, 0, 0, 2, 0, 4] + dataset(120, "A caption") + dataset(90, "Kingston") + dataset(92, "Downtown")
+            + dataset(95, "Ontario") + dataset(100, "CAN") + dataset(101, "Canada") + dataset(116, "(c) Ann")
+        let input = Fixtures.temporaryFolder()
+        let nef = input.appendingPathComponent("DSC_0001.NEF").path
+        try Data(CameraRawFile.nef.bytes(makerNote: CameraRawFile.nikonCaptureNote(iim: iim))).write(to: URL(fileURLWithPath: nef))
+        let before = try exiftool(nef)
+        XCTAssertEqual(before["IPTC2:City"] as? String, "Kingston", "exiftool reads Capture's copy")
+        XCTAssertEqual(before["NikonCapture:UnsharpMask"] as? String, "On")
+        for stages in [#"{"stage": "stripLocation"}, {"stage": "write"}"#,
+                       #"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "stripLocation"}, {"stage": "write"}"#] {
+            let output = Fixtures.temporaryFolder()
+            let report = try Self.run(try pipeline(stages), input: input, output: output)
+            let item = try XCTUnwrap(report.items.first)
+            XCTAssertEqual(item.status, .ok, "\(item)")
+            XCTAssertEqual(item.removedMetadata?.contains("Nikon Capture IPTC:City"), true, "\(item.removedMetadata ?? [])")
+            let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+            XCTAssertEqual(try locationTags(path), [], stages)
+            let tags = try exiftool(path)
+            XCTAssertEqual(tags["IPTC2:Caption-Abstract"] as? String, "A caption", stages)
+            XCTAssertEqual(tags["IPTC2:CopyrightNotice"] as? String, "(c) Ann", stages)
+            XCTAssertEqual(tags["NikonCapture:UnsharpMask"] as? String, before["NikonCapture:UnsharpMask"] as? String, stages)
+            XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+        }
+    }
+
     /// A JPEG whose EXIF holds, in IFD0's IPTC-NAA (LONG-typed, zero-padded as writers do), the
     /// empty places news agencies' tools leave and a copyright.
     static func jpegWithIPTCInEXIF() throws -> [UInt8] {
