@@ -56,6 +56,14 @@ public enum AppleHDR {
     /// stored as round(255·v). It is exact (up to the byte's rounding) because both offsets are
     /// 0: ISO applies `(SDR + offsetSDR)·boost − offsetHDR`, which is Apple's `SDR·f` only then.
     /// A headroom of 1 or less has no boost to give: every value maps to 0.
+    ///
+    /// Both generations of Apple's map take this curve: HDRGainMapVersion 65536 (headroom from
+    /// the MakerNote only) and 131072 (headroom in the map's XMP) differ in where H comes from,
+    /// not in what a map value means. libavif, libultrahdr (so libvips 8.18's `uhdrload`) and Skia's
+    /// metadata read Apple's map as an ISO map as it is (boost H^(byte/255), no linearisation),
+    /// which Skia calls an approximation: for H = 8 it is up to 23% brighter than Apple's formula
+    /// at bytes 50–100 (the bright areas of libavif's apple_gainmap_old.jpg, 18% there), and
+    /// libultrahdr also reads the XMP headroom as log2 (4.53 → 23.1). Neither is a yardstick.
     public static func recoveryLUT(headroom: Double) -> [UInt8] {
         guard headroom.isFinite, headroom > 1 else { return [UInt8](repeating: 0, count: 256) }
         let stops = log2(headroom)

@@ -58,6 +58,25 @@ final class AppleHDRTests: XCTestCase {
         XCTAssertEqual(AppleHDR.headroom(xmp: Array("<broken".utf8), makerNote: makerNote) ?? 0, 8, accuracy: 1e-9)
     }
 
+    /// libavif's apple_gainmap_old.jpg (HDRGainMapVersion 65536, no XMP headroom): the headroom
+    /// is the MakerNote's (1.5189, 0 → 3 stops → 8) and the map takes the same curve as newer ones:
+    /// byte 77 (the bright areas' typical value) boosts Apple's 1 + 7·0.0742 = 1.519, stored as 51.
+    /// Passing the byte through as an ISO value (libavif's and libultrahdr's reading) would store
+    /// 77, a boost of 1.87: 23% brighter than Apple's.
+    func testTheOlderGenerationTakesTheMakerNoteHeadroomAndTheSameCurve() throws {
+        let path = Fixtures.fixtures.appendingPathComponent("hdr/apple_gainmap_old.jpg").path
+        let found = try XCTUnwrap(JPEGGainMap.read(path: path))
+        XCTAssertEqual(found.kind, .apple)
+        let metadata = try XCTUnwrap(found.metadata)
+        XCTAssertEqual(metadata.gainMapMax.first ?? 0, 3, accuracy: 1e-9)
+        XCTAssertEqual(metadata.hdrCapacityMax, 3, accuracy: 1e-9)
+        let xmp = try XCTUnwrap(try JPEGStructure(path: path).auxiliaryXMP.first)
+        XCTAssertTrue(AppleHDR.isGainMapXMP(xmp))
+        XCTAssertNil(AppleHDR.headroom(xmp: xmp, makerNote: nil), "no HDRGainMapHeadroom in version 65536's XMP")
+        let lut = AppleHDR.recoveryLUT(headroom: 8)
+        XCTAssertEqual([lut[30], lut[50], lut[77], lut[100], lut[128]], [11, 25, 51, 78, 113])
+    }
+
     func testAppleMetadataAndLUTReproduceApplesBoost() throws {
         let headroom = 3.85
         let metadata = try GainMapMetadata.apple(headroom: headroom).validated()
