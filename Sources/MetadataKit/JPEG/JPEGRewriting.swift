@@ -4,7 +4,8 @@ extension JPEGMetadata {
     /// The JPEG with its coded image and every part no edit touches byte for byte: each EXIF,
     /// XMP and Photoshop segment edited where it sits (see `JPEGRewrite`), the MPF images after
     /// the primary one (gain maps, depth maps, previews) edited the same way and the index's
-    /// offsets set to where they now are, Samsung's trailer without its location record. A C2PA
+    /// offsets set to where they now are, Samsung's trailer without its location record, an AFCP
+    /// trailer's IPTC edited and its offsets set to where it now is. A C2PA
     /// manifest (JUMBF in APP11) is signed over the whole file: it goes as soon as anything changes.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
         let jpeg = try WholeFile.bytes(path)
@@ -39,6 +40,7 @@ struct JPEGRewrite {
                 try tail.edit(image: index, at: mpf.tiffHeader + entry.offset, size: entry.size, &editor)
             }
         }
+        if !nested { tail.editAFCP(&editor) }
         if editor.edit.removesLocation && !nested {
             tail.removeSamsungLocation(&editor)
             try tail.editMovie(googleLengths: head.xmp.map(GoogleMotionPhoto.videoLengths) ?? [], &editor)
@@ -47,6 +49,7 @@ struct JPEGRewrite {
         var output = Array(jpeg[..<2]) + head.bytes
         let shift = output.count - imageData
         output += tail.bytes
+        if !nested { AFCPTrailer(jpeg, after: imageData)?.move(in: &output, from: jpeg) }
         if let mpf = head.mpf, let segmentStart = head.mpfSegmentStart {
             // SOI, then the segment's marker and length, then its signature.
             let tiffHeader = 2 + segmentStart + 4 + MPFIndex.signature.count

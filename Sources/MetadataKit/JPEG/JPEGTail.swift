@@ -40,6 +40,15 @@ struct JPEGTail {
         for name in edited.removed { editor.drop("\(name) (Samsung trailer)") }
     }
 
+    /// Edits the IPTC of an AFCP trailer ending the file where it lies; its offsets are set
+    /// again once the file is put together (`AFCPTrailer.move`).
+    mutating func editAFCP(_ editor: inout CopyEditor) {
+        guard let trailer = AFCPTrailer(jpeg, after: start) else { return }
+        for edit in trailer.editingIPTC(in: jpeg, &editor) where !replacements.contains(where: { $0.range.overlaps(edit.range) }) {
+            replace(edit.range, with: edit.bytes)
+        }
+    }
+
     /// Removes location from the motion photo's video appended to the file: in Samsung's trailer,
     /// or where Google's XMP (`googleLengths`, from the end) says it is.
     mutating func editMovie(googleLengths: [Int], _ editor: inout CopyEditor) throws {

@@ -259,6 +259,54 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// An AFCP trailer (AXS File Concatenation Protocol, big- and little-endian) ending a JPEG keeps
+    /// its own IPTC copy (exiftool: `IPTC2`): its places go where they lie, the rest of it stays
+    /// (a text entry, the caption, the copyright), and its offsets follow the head, which shrinks
+    /// as the APP13 copy loses its places (else exiftool warns "Adjusted AFCP offsets"). Encoded
+    /// outputs never carry the trailer (libvips writes none).
+    func testAnAFCPTrailersIPTCCopyLosesItsPlaces() throws {
+        let input = Fixtures.temporaryFolder()
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"))))
+        for bigEndian in [true, false] {
+            try Data(jpeg + Self.afcpTrailer(at: jpeg.count, bigEndian: bigEndian))
+                .write(to: input.appendingPathComponent("afcp-\(bigEndian ? "mm" : "ii").jpg"))
+        }
+        let tiff = try [UInt8](Data(contentsOf: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif")))
+        try Data(tiff + Self.afcpTrailer(at: tiff.count, bigEndian: false)).write(to: input.appendingPathComponent("afcp.tif"))
+        let before = try exiftool(input.appendingPathComponent("afcp-mm.jpg").path)
+        XCTAssertEqual(before["IPTC2:City"] as? String, "Mainz", "exiftool reads the trailer's copy")
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(#"{"stage": "stripLocation"}, {"stage": "write"}"#), input: input, output: output)
+        XCTAssertEqual(report.items.map(\.status), [.ok, .ok, .ok], "\(report.items.compactMap(\.error))")
+        for item in report.items {
+            let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+            XCTAssertEqual(try locationTags(path), [], item.input)
+            let tags = try exiftool(path)
+            XCTAssertNil(tags["ExifTool:Warning"], "\(item.input): \(tags["ExifTool:Warning"] ?? "")")
+            XCTAssertEqual(tags["AFCP:Text"] as? String, "kept as it is", item.input)
+            guard item.input.hasSuffix(".jpg") else { continue }
+            XCTAssertEqual(tags["IPTC2:CopyrightNotice"] as? String, "(c) Ann", item.input)
+            XCTAssertEqual(tags["IPTC2:Caption-Abstract"] as? String, "AFCP caption", item.input)
+            XCTAssertEqual(tags["IPTC:CopyrightNotice"] as? String, before["IPTC:CopyrightNotice"] as? String, item.input)
+        }
+    }
+
+    /// An AFCP trailer for a file of `start` bytes: an IPTC entry with places, a caption and a
+    /// copyright, and a text entry; the footer pointing back at the header.
+    static func afcpTrailer(at start: Int, bigEndian: Bool) -> [UInt8] {
+        func dataset(_ number: UInt8, _ value: String) -> [UInt8] { [0x1C, 2, number, 0, UInt8(value.utf8.count)] + Array(value.utf8) }
+        func u16(_ value: Int) -> [UInt8] { let bytes = [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]; return bigEndian ? bytes : bytes.reversed() }
+        func u32(_ value: Int) -> [UInt8] { bigEndian ? u16(value >> 16) + u16(value & 0xFFFF) : u16(value & 0xFFFF) + u16(value >> 16) }
+        let marker = Array((bigEndian ? "AXS!" : "AXS*").utf8)
+        let iim = [0x1C, 2, 0, 0, 2, 0, 4] + dataset(5, "Object") + dataset(27, "Location name") + dataset(90, "Mainz")
+            + dataset(92, "Altstadt") + dataset(95, "Rheinland-Pfalz") + dataset(100, "DEU") + dataset(101, "Germany")
+            + dataset(116, "(c) Ann") + dataset(120, "AFCP caption")
+        let text = Array("kept as it is".utf8)
+        let data = start + 12 + 2 * 12
+        return marker + u16(1) + u16(2) + u32(0) + Array("IPTC".utf8) + u32(iim.count) + u32(data)
+            + Array("TEXT".utf8) + u32(text.count) + u32(data + iim.count) + iim + text + marker + u32(start) + u32(0)
+    }
+
     /// A JPEG whose EXIF holds, in IFD0's IPTC-NAA (LONG-typed, zero-padded as writers do), the
     /// empty places news agencies' tools leave and a copyright.
     static func jpegWithIPTCInEXIF() throws -> [UInt8] {
