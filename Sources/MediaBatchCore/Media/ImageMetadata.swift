@@ -72,7 +72,7 @@ struct ImageMetadata {
         case .location:
             removeExif(ExifTag.gpsPointer, from: .ifd0, as: "EXIF GPS")
             for (tag, name) in ExifTag.geoTIFF.sorted(by: { $0.key < $1.key }) { removeExif(tag, from: .ifd0, as: "GeoTIFF \(name)") }
-            removeLocationFromEmbeddedIPTC()
+            removeLocationFromIFD0Blocks()
             removeLocationFromNikonCapture()
             edit(\.xmp, "XMP", XMPPacket.removingLocation) { "XMP \($0)" }
             edit(\.iptc, "IPTC", IPTCBlock.removingLocation) { $0 }
@@ -139,16 +139,28 @@ struct ImageMetadata {
         }
     }
 
-    /// IPTC-IIM kept in EXIF's IFD0 (`IPTC-NAA`, copied there by news agencies' tools) loses
-    /// its location where it lies, zero-padded to its length (IIM readers stop at the padding).
-    private mutating func removeLocationFromEmbeddedIPTC() {
-        guard let iim = blocks.exif?.bytes(ExifTag.iptc, in: .ifd0).map(Array.init) else { return }
-        do {
-            guard let edited = try IPTCBlock.removingLocation(from: iim) else { return }
-            blocks.exif?.overwrite(ExifTag.iptc, in: .ifd0, with: edited.bytes + [UInt8](repeating: 0, count: iim.count - edited.bytes.count))
-            removed += edited.removed.map { "EXIF IPTC-NAA \($0)" }
-        } catch {
-            removeExif(ExifTag.iptc, from: .ifd0, as: "EXIF IPTC-NAA (unreadable)")
+    /// Blocks that readers find in EXIF's IFD0 wherever the EXIF is (exiftool: `IPTC2`, `XMP-…`).
+    /// IPTC-IIM (`IPTC-NAA`, copied there by news agencies' tools, and the `AFCP_IPTC` copy)
+    /// loses its location where it lies, zero-padded to its length (IIM readers stop at the
+    /// padding). XMP and Photoshop resources, which only a TIFF's own IFD0 should hold (a TIFF's
+    /// are read as its blocks and edited as such), go whole when they place the photo.
+    private mutating func removeLocationFromIFD0Blocks() {
+        for (tag, name) in [(ExifTag.iptc, "EXIF IPTC-NAA"), (ExifTag.afcpIPTC, "EXIF AFCP_IPTC")] {
+            guard let iim = blocks.exif?.bytes(tag, in: .ifd0).map(Array.init) else { continue }
+            do {
+                guard let edited = try IPTCBlock.removingLocation(from: iim) else { continue }
+                blocks.exif?.overwrite(tag, in: .ifd0, with: edited.bytes + [UInt8](repeating: 0, count: iim.count - edited.bytes.count))
+                removed += edited.removed.map { "\(name) \($0)" }
+            } catch {
+                removeExif(tag, from: .ifd0, as: "\(name) (unreadable)")
+            }
+        }
+        for (tag, name, edit) in [(ExifTag.xmp, "EXIF XMP (tag 700)", XMPPacket.removingLocation),
+                                  (ExifTag.photoshop, "EXIF Photoshop resources (tag 34377)", IPTCBlock.removingLocation)] {
+            guard let value = blocks.exif?.bytes(tag, in: .ifd0).map(Array.init) else { continue }
+            let places: Bool
+            do { places = try edit(value) != nil } catch { places = true } // what it hides cannot be checked
+            if places { removeExif(tag, from: .ifd0, as: "\(name): it places the photo") }
         }
     }
 

@@ -9,6 +9,12 @@ public enum ExifTag {
     public static let gpsPointer: UInt16 = 0x8825
     /// IPTC-IIM in IFD0 (`IPTC-NAA`): TIFF's place for it, which some JPEG writers copy into EXIF.
     public static let iptc: UInt16 = 0x83BB
+    /// A second IPTC-IIM copy in IFD0 (exiftool's `AFCP_IPTC`).
+    public static let afcpIPTC: UInt16 = 0x8568
+    /// XMP and Photoshop resources in IFD0: a TIFF's places for them, which exiftool reads in
+    /// any EXIF block.
+    public static let xmp: UInt16 = 0x02BC
+    public static let photoshop: UInt16 = 0x8649
     /// GeoTIFF's georeferencing (exiftool names them PixelScale, ModelTiePoint, ModelTransform,
     /// GeoTiffDirectory, GeoTiffDoubleParams and GeoTiffAsciiParams): where on Earth each pixel
     /// is. Only the tie point and the transform are in exiftool's Location group, and

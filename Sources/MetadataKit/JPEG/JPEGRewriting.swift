@@ -4,8 +4,8 @@ extension JPEGMetadata {
     /// The JPEG with its coded image and every part no edit touches byte for byte: each EXIF,
     /// XMP and Photoshop segment edited where it sits (see `JPEGRewrite`), the MPF images after
     /// the primary one (gain maps, depth maps, previews) edited the same way and the index's
-    /// offsets set to where they now are, Samsung's trailer without its location record, an AFCP
-    /// trailer's IPTC edited and its offsets set to where it now is. A C2PA
+    /// offsets set to where they now are, Samsung's trailer without its location record, an AFCP or
+    /// FotoStation trailer's IPTC edited (an AFCP's offsets set to where it now is). A C2PA
     /// manifest (JUMBF in APP11) is signed over the whole file: it goes as soon as anything changes.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
         let jpeg = try WholeFile.bytes(path)
@@ -40,7 +40,7 @@ struct JPEGRewrite {
                 try tail.edit(image: index, at: mpf.tiffHeader + entry.offset, size: entry.size, &editor)
             }
         }
-        if !nested { tail.editAFCP(&editor) }
+        if !nested { tail.editTrailerIPTC(&editor) }
         if editor.edit.removesLocation && !nested {
             tail.removeSamsungLocation(&editor)
             try tail.editMovie(googleLengths: head.xmp.map(GoogleMotionPhoto.videoLengths) ?? [], &editor)

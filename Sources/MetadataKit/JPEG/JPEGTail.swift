@@ -40,11 +40,11 @@ struct JPEGTail {
         for name in edited.removed { editor.drop("\(name) (Samsung trailer)") }
     }
 
-    /// Edits the IPTC of an AFCP trailer ending the file where it lies; its offsets are set
-    /// again once the file is put together (`AFCPTrailer.move`).
-    mutating func editAFCP(_ editor: inout CopyEditor) {
-        guard let trailer = AFCPTrailer(jpeg, after: start) else { return }
-        for edit in trailer.editingIPTC(in: jpeg, &editor) where !replacements.contains(where: { $0.range.overlaps(edit.range) }) {
+    /// Edits the IPTC of an AFCP or a FotoStation trailer ending the file where it lies; an AFCP
+    /// trailer's offsets are set again once the file is put together (`AFCPTrailer.move`).
+    mutating func editTrailerIPTC(_ editor: inout CopyEditor) {
+        let records = (AFCPTrailer(jpeg, after: start)?.iptc ?? []) + FotoStationTrailer.iptc(in: jpeg, after: start)
+        for edit in editor.iimInPlace(records, of: jpeg, place: "trailer") where !replacements.contains(where: { $0.range.overlaps(edit.range) }) {
             replace(edit.range, with: edit.bytes)
         }
     }

@@ -41,6 +41,20 @@ struct CopyEditor {
         return outcome(copies.blocks) { $0.iptc }
     }
 
+    /// Bare IPTC-IIM at each of `ranges` of `file` (a trailer's records), edited where it lies:
+    /// the datasets kept move up and the range is zero-padded (IIM readers stop at the padding);
+    /// one that cannot be read is zeroed. The ranges to replace and their bytes, each as long.
+    mutating func iimInPlace(_ ranges: [Range<Int>], of file: [UInt8], place: String) -> [(range: Range<Int>, bytes: [UInt8])] {
+        ranges.filter { !$0.isEmpty }.compactMap { range in
+            let zeros = [UInt8](repeating: 0, count: range.count)
+            switch iim(Array(file[range]), place: place) {
+            case .unchanged: return nil
+            case .replaced(let bytes): return (range, InPlace.padded(bytes, to: range.count, as: .iptc) ?? zeros)
+            case .removed: return (range, zeros)
+            }
+        }
+    }
+
     /// A movie inside the file (a motion photo's video): without its location, in place, when
     /// the edit removes location.
     ///

@@ -4,8 +4,8 @@ extension TIFFMetadata {
     /// The TIFF with its pixels and every directory where it was: XMP (700), IPTC-IIM (33723)
     /// and Photoshop resources (34377) edited in the bytes their values had (padded: see
     /// `InPlace`), then IFD0 and the directories it points to edited as an EXIF block over the
-    /// whole file, which removes tags without moving a byte, and an AFCP trailer's IPTC where it
-    /// lies. An edit that would move values (a
+    /// whole file, which removes tags without moving a byte, and an AFCP or FotoStation trailer's
+    /// IPTC where it lies. An edit that would move values (a
     /// keep-list compacts EXIF), or a value that no longer fits, is written the way an encoder's
     /// file is (`writingMetadata`), pixels kept.
     public static func rewritingMetadata(path: String, editing edit: BlockEdit) throws -> MetadataWriting? {
@@ -18,8 +18,9 @@ extension TIFFMetadata {
         case .replaced(let edited) where edited.count == file.count: file = edited
         default: return try rewritingWholeBlocks(path: path, editing: edit)
         }
-        // An AFCP trailer's IPTC, after the image (nothing before it has moved).
-        for edit in AFCPTrailer(file, after: 8)?.editingIPTC(in: file, &editor) ?? [] { file.replaceSubrange(edit.range, with: edit.bytes) }
+        // A trailer's IPTC, after the image (nothing before it has moved).
+        let records = (AFCPTrailer(file, after: 8)?.iptc ?? []) + FotoStationTrailer.iptc(in: file, after: 8)
+        for edit in editor.iimInPlace(records, of: file, place: "trailer") { file.replaceSubrange(edit.range, with: edit.bytes) }
         guard editor.changes > 0 else { return nil }
         return MetadataWriting(bytes: file, dropped: editor.dropped)
     }

@@ -47,19 +47,8 @@ struct AFCPTrailer {
         }
     }
 
-    /// Each IPTC entry of `file` through the edit, where it lies: the datasets kept move up and
-    /// the entry is zero-padded to its size (IIM readers stop at the padding); one that cannot be
-    /// read is zeroed. The ranges to replace, and their bytes, each of the range's length.
-    func editingIPTC(in file: [UInt8], _ editor: inout CopyEditor) -> [(range: Range<Int>, bytes: [UInt8])] {
-        entries.filter { $0.id == "IPTC" && !$0.data.isEmpty }.compactMap { entry in
-            let zeros = [UInt8](repeating: 0, count: entry.data.count)
-            switch editor.iim(Array(file[entry.data]), place: "AFCP trailer") {
-            case .unchanged: return nil
-            case .replaced(let bytes): return (entry.data, InPlace.padded(bytes, to: entry.data.count, as: .iptc) ?? zeros)
-            case .removed: return (entry.data, zeros)
-            }
-        }
-    }
+    /// The IPTC entries' data.
+    var iptc: [Range<Int>] { entries.filter { $0.id == "IPTC" }.map(\.data) }
 
     /// Sets the trailer's offsets again in `output`, the rewrite of `file` that still ends in it
     /// (the same length: edits within it keep their lengths), so as far from its start as `file`

@@ -259,12 +259,13 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
     }
 
-    /// An AFCP trailer (AXS File Concatenation Protocol, big- and little-endian) ending a JPEG keeps
-    /// its own IPTC copy (exiftool: `IPTC2`): its places go where they lie, the rest of it stays
-    /// (a text entry, the caption, the copyright), and its offsets follow the head, which shrinks
-    /// as the APP13 copy loses its places (else exiftool warns "Adjusted AFCP offsets"). Encoded
-    /// outputs never carry the trailer (libvips writes none).
-    func testAnAFCPTrailersIPTCCopyLosesItsPlaces() throws {
+    /// An AFCP trailer (AXS File Concatenation Protocol, big- and little-endian) ending a JPEG or a
+    /// TIFF keeps its own IPTC copy (exiftool: `IPTC2`), and so does FotoStation's: its places go
+    /// where they lie, the rest of it stays (a text entry, the caption, the copyright), and an AFCP
+    /// trailer's offsets follow the head, which shrinks as the APP13 copy loses its places (else
+    /// exiftool warns "Adjusted AFCP offsets"). Encoded outputs never carry a trailer (libvips
+    /// writes none).
+    func testTrailersIPTCCopiesLoseTheirPlaces() throws {
         let input = Fixtures.temporaryFolder()
         let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"))))
         for bigEndian in [true, false] {
@@ -273,17 +274,22 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
         let tiff = try [UInt8](Data(contentsOf: Fixtures.fixtures.appendingPathComponent("metadata/tiff-location-everywhere.tif")))
         try Data(tiff + Self.afcpTrailer(at: tiff.count, bigEndian: false)).write(to: input.appendingPathComponent("afcp.tif"))
+        let record = Self.afcpIIM + [UInt8](repeating: 0, count: 5)
+        let size = record.count + 10
+        try Data(jpeg + record + [0, 1, UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF), 0xA1, 0xB2, 0xC3, 0xD4])
+            .write(to: input.appendingPathComponent("fotostation.jpg"))
+        XCTAssertEqual(try exiftool(input.appendingPathComponent("fotostation.jpg").path)["IPTC2:City"] as? String, "Mainz")
         let before = try exiftool(input.appendingPathComponent("afcp-mm.jpg").path)
         XCTAssertEqual(before["IPTC2:City"] as? String, "Mainz", "exiftool reads the trailer's copy")
         let output = Fixtures.temporaryFolder()
         let report = try Self.run(try pipeline(#"{"stage": "stripLocation"}, {"stage": "write"}"#), input: input, output: output)
-        XCTAssertEqual(report.items.map(\.status), [.ok, .ok, .ok], "\(report.items.compactMap(\.error))")
+        XCTAssertEqual(report.items.map(\.status), [.ok, .ok, .ok, .ok], "\(report.items.compactMap(\.error))")
         for item in report.items {
             let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
             XCTAssertEqual(try locationTags(path), [], item.input)
             let tags = try exiftool(path)
             XCTAssertNil(tags["ExifTool:Warning"], "\(item.input): \(tags["ExifTool:Warning"] ?? "")")
-            XCTAssertEqual(tags["AFCP:Text"] as? String, "kept as it is", item.input)
+            XCTAssertEqual(tags["AFCP:Text"] as? String, item.input.hasPrefix("afcp") ? "kept as it is" : nil, item.input)
             guard item.input.hasSuffix(".jpg") else { continue }
             XCTAssertEqual(tags["IPTC2:CopyrightNotice"] as? String, "(c) Ann", item.input)
             XCTAssertEqual(tags["IPTC2:Caption-Abstract"] as? String, "AFCP caption", item.input)
@@ -291,20 +297,65 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
     }
 
-    /// An AFCP trailer for a file of `start` bytes: an IPTC entry with places, a caption and a
-    /// copyright, and a text entry; the footer pointing back at the header.
-    static func afcpTrailer(at start: Int, bigEndian: Bool) -> [UInt8] {
+    /// IIM with places, a caption and a copyright.
+    static var afcpIIM: [UInt8] {
         func dataset(_ number: UInt8, _ value: String) -> [UInt8] { [0x1C, 2, number, 0, UInt8(value.utf8.count)] + Array(value.utf8) }
+        return [0x1C, 2, 0, 0, 2, 0, 4] + dataset(5, "Object") + dataset(27, "Location name") + dataset(90, "Mainz")
+            + dataset(92, "Altstadt") + dataset(95, "Rheinland-Pfalz") + dataset(100, "DEU") + dataset(101, "Germany")
+            + dataset(116, "(c) Ann") + dataset(120, "AFCP caption")
+    }
+
+    /// An AFCP trailer for a file of `start` bytes: an IPTC entry (`afcpIIM`) and a text entry;
+    /// the footer pointing back at the header.
+    static func afcpTrailer(at start: Int, bigEndian: Bool) -> [UInt8] {
         func u16(_ value: Int) -> [UInt8] { let bytes = [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]; return bigEndian ? bytes : bytes.reversed() }
         func u32(_ value: Int) -> [UInt8] { bigEndian ? u16(value >> 16) + u16(value & 0xFFFF) : u16(value & 0xFFFF) + u16(value >> 16) }
         let marker = Array((bigEndian ? "AXS!" : "AXS*").utf8)
-        let iim = [0x1C, 2, 0, 0, 2, 0, 4] + dataset(5, "Object") + dataset(27, "Location name") + dataset(90, "Mainz")
-            + dataset(92, "Altstadt") + dataset(95, "Rheinland-Pfalz") + dataset(100, "DEU") + dataset(101, "Germany")
-            + dataset(116, "(c) Ann") + dataset(120, "AFCP caption")
+        let iim = afcpIIM
         let text = Array("kept as it is".utf8)
         let data = start + 12 + 2 * 12
         return marker + u16(1) + u16(2) + u32(0) + Array("IPTC".utf8) + u32(iim.count) + u32(data)
             + Array("TEXT".utf8) + u32(text.count) + u32(data + iim.count) + iim + text + marker + u32(start) + u32(0)
+    }
+
+    /// exiftool reads XMP (700), Photoshop resources (34377) and a second IIM (0x8568) in any EXIF
+    /// block's IFD0, a JPEG's too: each copy's places go, in a copy and in an encoded output.
+    func testBlocksInEXIFsIFD0LoseTheirPlaces() throws {
+        func dataset(_ number: UInt8, _ value: String) -> [UInt8] { [0x1C, 2, number, 0, UInt8(value.utf8.count)] + Array(value.utf8) }
+        let iim = [0x1C, 2, 0, 0, 2, 0, 4] + dataset(90, "Mainz") + dataset(116, "(c) Ann")
+        let resource = Array("8BIM".utf8) + [4, 4, 0, 0, 0, 0, 0, UInt8(iim.count)] + iim + (iim.count % 2 == 1 ? [0] : [])
+        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Wiesbaden" photoshop:Headline="Kept"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let input = Fixtures.temporaryFolder()
+        try Data(Self.jpegWithEXIF(ifd0: [(ExifTag.xmp, xmp), (ExifTag.afcpIPTC, iim), (ExifTag.photoshop, resource)]))
+            .write(to: input.appendingPathComponent("blocks.jpg"))
+        let before = try runProcess("exiftool", ["-a", "-G1", "-s", "-City", input.appendingPathComponent("blocks.jpg").path]).stdout
+        XCTAssertTrue(before.contains("Wiesbaden") && before.components(separatedBy: "Mainz").count == 3, "exiftool reads every copy: \(before)")
+        for stages in [#"{"stage": "stripLocation"}, {"stage": "write"}"#,
+                       #"{"stage": "decode"}, {"stage": "transcode", "to": "jpeg"}, {"stage": "stripLocation"}, {"stage": "write"}"#] {
+            let output = Fixtures.temporaryFolder()
+            let item = try XCTUnwrap(try Self.run(try pipeline(stages), input: input, output: output).items.first)
+            XCTAssertEqual(item.status, .ok, "\(item)")
+            let path = output.appendingPathComponent(try XCTUnwrap(item.output)).path
+            XCTAssertEqual(try locationTags(path), [], stages)
+            let tags = try exiftool(path)
+            XCTAssertNil(tags["ExifTool:Warning"], "\(tags["ExifTool:Warning"] ?? "")")
+            XCTAssertEqual(tags["IPTC2:CopyrightNotice"] as? String, "(c) Ann", "the AFCP_IPTC copy, edited where it lies: \(stages)")
+        }
+    }
+
+    /// A JPEG whose EXIF is IFD0 alone, holding `ifd0`'s values (UNDEFINED, big-endian).
+    static func jpegWithEXIF(ifd0 entries: [(tag: UInt16, value: [UInt8])]) throws -> [UInt8] {
+        func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
+        var table = be16(entries.count), values: [UInt8] = []
+        let valuesStart = 8 + 2 + entries.count * 12 + 4
+        for (tag, value) in entries.sorted(by: { $0.tag < $1.tag }) {
+            table += be16(Int(tag)) + be16(7) + be32(value.count) + be32(valuesStart + values.count)
+            values += value + (value.count % 2 == 1 ? [0] : [])
+        }
+        let tiff = Array("MM\0*".utf8) + be32(8) + table + be32(0) + values
+        let jpeg = try [UInt8](Data(contentsOf: Fixtures.fixtures.appendingPathComponent("kinds/images/negative_usercomment_other.jpg")))
+        return try JPEGMetadata.writingMetadata(MetadataBlocks(exif: XCTUnwrap(ExifData(tiff))), into: jpeg).bytes
     }
 
     /// A JPEG whose EXIF holds, in IFD0's IPTC-NAA (LONG-typed, zero-padded as writers do), the
