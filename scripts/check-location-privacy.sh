@@ -11,7 +11,10 @@
 #     none needed where CMYK became sRGB);
 #   - videos: same streams and duration as the input (ffprobe), every stream decodes (or fails
 #     exactly as the input does);
-#   - exiftool has no warning about an output that it did not have about its input.
+#   - exiftool has no warning about an output that it did not have about its input;
+#   - copies: every second IPTC or XMP copy exiftool finds (`-a -G1`: a numbered group such as IPTC2,
+#     IPTC3, XMP2, or a tag met twice in one group) is listed, in inputs and outputs, and an output
+#     copy that still names a place fails the check.
 # Prints one line per format and the totals; exits 1 if any check failed.
 # Usage: scripts/check-location-privacy.sh [INPUT_FOLDER]   (needs a release build: make release)
 set -uo pipefail
@@ -35,14 +38,18 @@ EOF
   "$binary" run "$work/$format.json" --report "$work/report-$format.json" --quiet 2>"$work/errors-$format.txt"
 done
 
-# exiftool reads each tree once; the comparison runs over its JSON.
+# exiftool reads each tree once; the comparison runs over its JSON, the copies over its text (JSON
+# keeps one of two tags of the same name).
 exiftool -q -q -j -a -G1 -r -struct "$input" > "$work/input.json" 2>/dev/null
+exiftool -q -q -a -G1 -s -r -IPTC:all -XMP:all "$input" > "$work/input-copies.txt" 2>/dev/null
 for format in "${formats[@]}"; do
   exiftool -q -q -j -a -G1 -r -struct "$work/out-$format" > "$work/output-$format.json" 2>/dev/null
+  exiftool -q -q -a -G1 -s -r -IPTC:all -XMP:all "$work/out-$format" > "$work/output-$format-copies.txt" 2>/dev/null
 done
 
 python3 - "$input" "$work" "${formats[@]}" <<'EOF'
-import json, subprocess, sys
+import json, re, subprocess, sys
+from collections import Counter
 from pathlib import Path
 
 root, work, formats = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
@@ -53,6 +60,26 @@ KEPT = ["IFD0:Make", "IFD0:Model", "ExifIFD:DateTimeOriginal", "IFD0:Copyright",
         "Apple:MediaGroupUUID", "Apple:ContentIdentifier", "Keys:ContentIdentifier", "Keys:CreationDate"]
 IPTC_CARRIERS = {".jpg", ".png", ".tif"}
 VIDEO = {".mov", ".mp4", ".3gp", ".m4v"}
+
+NUMBERED_COPY = re.compile(r"^(IPTC|XMP)\d+(-|$)")
+PLACE = re.compile(r"City|Sub-location|Province|State|Country|Location|Destination|GPS|Latitude|Longitude|Altitude", re.I)
+
+def copies(path, base):
+    """Per file (relative to base): each second IPTC/XMP copy as "GROUP:Tag", with whether a tag
+    of it names a place. exiftool's text keeps every copy: a numbered group, or a tag met twice."""
+    found, current, seen = {}, None, Counter()
+    for line in open(path, errors="replace"):
+        if line.startswith("======== "):
+            current, seen = str(Path(line[9:].strip()).relative_to(base)), Counter()
+            continue
+        match = re.match(r"^\[([^\]]+)\]\s+(\S+)", line)
+        if current is None or not match:
+            continue
+        group, tag = match.groups()
+        seen[(group, tag)] += 1
+        if NUMBERED_COPY.match(group) or seen[(group, tag)] > 1:
+            found.setdefault(current, []).append((f"{group}:{tag}", bool(PLACE.search(tag))))
+    return found
 
 def by_path(path, base):
     return {str(Path(entry["SourceFile"]).relative_to(base)): entry for entry in json.load(open(path))}
@@ -77,14 +104,18 @@ def decode_errors(path):
 
 inputs = by_path(work / "input.json", root)
 had_location = {relative for relative in inputs if location(root / relative)}
-totals = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0}
+input_copies = copies(work / "input-copies.txt", root)
+for relative, found in sorted(input_copies.items()):
+    print(f"input copies in {relative}: " + ", ".join(f"{tag}{' (place)' if place else ''}" for tag, place in found))
+totals = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0, "copies": 0}
 for format in formats:
     base = work / f"out-{format}"
     outputs = by_path(work / f"output-{format}.json", base) if base.exists() else {}
     report = json.load(open(work / f"report-{format}.json"))
     # Each output's input, as the run reports it: inputs share stems (`x.jpg`, `x.avif`).
     source_of = {item["output"]: item["input"] for item in report["items"] if item.get("output")}
-    counts = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0}
+    counts = {"outputs": 0, "location": 0, "lost": 0, "video": 0, "warnings": 0, "copies": 0}
+    output_copies = copies(work / f"output-{format}-copies.txt", base) if base.exists() else {}
     for relative, after in sorted(outputs.items()):
         if relative.startswith(".mediabatch"):
             continue
@@ -98,6 +129,12 @@ for format in formats:
         if left:
             counts["location"] += 1
             print(f"{format}: LOCATION LEFT in {relative}:\n    " + left.replace("\n", "\n    "))
+        placed = [tag for tag, place in output_copies.get(relative, []) if place]
+        if placed:
+            counts["copies"] += 1
+            print(f"{format}: A COPY NAMES A PLACE in {relative}: " + ", ".join(placed))
+        elif relative in output_copies:
+            print(f"{format}: copies kept in {relative}: " + ", ".join(tag for tag, _ in output_copies[relative]))
         wanted = [tag for tag in KEPT if tag in before]
         if "IPTC:CopyrightNotice" in before and suffix in IPTC_CARRIERS:
             wanted.append("IPTC:CopyrightNotice")
@@ -122,12 +159,13 @@ for format in formats:
                 counts["video"] += 1; print(f"{format}: DECODE ERRORS in {relative}: {errors}")
     summary = report.get("summary", report)
     totals_line = ", ".join(f"{key} {summary.get('totals', {}).get(key, '?')}" for key in ("ok", "failed", "skipped"))
-    print(f"{format:5} outputs {counts['outputs']:3}  with location {counts['location']}  missing a kept tag {counts['lost']}  "
-          f"video mismatches {counts['video']}  exiftool warnings {counts['warnings']}   (items: {totals_line})")
+    print(f"{format:5} outputs {counts['outputs']:3}  with location {counts['location']}  copies with a place {counts['copies']}  "
+          f"missing a kept tag {counts['lost']}  video mismatches {counts['video']}  exiftool warnings {counts['warnings']}   (items: {totals_line})")
     for key in totals:
         totals[key] += counts[key]
-print(f"\ninputs: {len(inputs)}, with location: {len(had_location)}; outputs checked: {totals['outputs']} in {len(formats)} formats")
-print(f"outputs with location left: {totals['location']}; outputs missing a kept tag: {totals['lost']}; "
-      f"video mismatches: {totals['video']}; outputs exiftool warns of: {totals['warnings']}")
-sys.exit(1 if totals["location"] + totals["lost"] + totals["video"] + totals["warnings"] else 0)
+print(f"\ninputs: {len(inputs)}, with location: {len(had_location)}, with a second IPTC/XMP copy: {len(input_copies)}; "
+      f"outputs checked: {totals['outputs']} in {len(formats)} formats")
+print(f"outputs with location left: {totals['location']}; outputs with a copy naming a place: {totals['copies']}; "
+      f"outputs missing a kept tag: {totals['lost']}; video mismatches: {totals['video']}; outputs exiftool warns of: {totals['warnings']}")
+sys.exit(1 if totals["location"] + totals["copies"] + totals["lost"] + totals["video"] + totals["warnings"] else 0)
 EOF

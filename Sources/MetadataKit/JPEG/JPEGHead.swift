@@ -47,6 +47,10 @@ struct JPEGHead {
             case .mpf:
                 mpf = MPFIndex(payload: payload).map { MPF(index: $0, tiffHeader: segment.payload.lowerBound + MPFIndex.signature.count) }
                 outcome = .unchanged
+            case .other where editor.edit.removesLocation:
+                guard let what = Self.uneditedPlaces(payload, marker: segment.marker) else { outcome = .unchanged; break }
+                editor.drop("\(what) (it may hold location)")
+                outcome = .removed
             default: outcome = .unchanged
             }
             if kind == .xmp, outcome == .removed { xmpRemoved = true }
@@ -132,6 +136,20 @@ struct JPEGHead {
         // ISO 19566-5: "JP", a box instance number and a sequence number, then JUMBF boxes.
         case 0xEB where payload.starts(with: Array("JP".utf8)): return .signature
         default: return .other
+        }
+    }
+
+    /// A segment exiftool reads metadata from that this editor does not, when it may place the
+    /// photo: Photoshop 2.5's APP13 (`Adobe_Photoshop2.5:`), an APP1 XMP packet under a header
+    /// other than Adobe's. Named, to go whole; nil for any other.
+    static func uneditedPlaces(_ payload: [UInt8], marker: UInt8) -> String? {
+        switch marker {
+        case 0xED where payload.starts(with: Array("Adobe_Photoshop2.5:".utf8)):
+            let places = (try? IPTCBlock.removingLocation(from: Array(payload.dropFirst(27)))).map { $0 != nil } ?? true
+            return places ? "APP13 Adobe_Photoshop2.5" : nil
+        case 0xE1 where XMPPacket.mayPlacePhoto(payload) && payload.firstOffset(of: Array("xmpmeta".utf8)) != nil:
+            return "APP1 XMP under a non-standard header"
+        default: return nil
         }
     }
 

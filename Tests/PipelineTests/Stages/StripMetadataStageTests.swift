@@ -343,6 +343,31 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// Segments exiftool reads and mediabatch's JPEG editor does not — Photoshop 2.5's APP13, XMP
+    /// under a non-standard APP1 header — go from a copy when they may place the photo, named in
+    /// the report; the standard copies are edited as ever.
+    func testUneditedSegmentsThatMayPlaceThePhotoGo() throws {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        let iim: [UInt8] = [0x1C, 2, 0, 0, 2, 0, 4, 0x1C, 2, 90, 0, 4] + Array("Oslo".utf8)
+        let resource = Array("8BIM".utf8) + [4, 4, 0, 0, 0, 0, 0, UInt8(iim.count)] + iim
+        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Bergen"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"))))
+        let input = Fixtures.temporaryFolder(), path = input.appendingPathComponent("old.jpg").path
+        let old = segment(0xED, Array("Adobe_Photoshop2.5:".utf8) + [UInt8](repeating: 0, count: 8) + resource) + segment(0xE1, Array("XMP\0".utf8) + xmp)
+        try Data(jpeg[..<2] + old + jpeg[2...]).write(to: URL(fileURLWithPath: path))
+        let before = try runProcess("exiftool", ["-a", "-G1", "-s", "-City", path]).stdout
+        XCTAssertTrue(before.contains("Oslo") && before.contains("Bergen"), before)
+        let output = Fixtures.temporaryFolder()
+        let item = try XCTUnwrap(try Self.run(try pipeline(#"{"stage": "stripLocation"}, {"stage": "write"}"#), input: input, output: output).items.first)
+        XCTAssertEqual(item.status, .ok, "\(item)")
+        XCTAssertEqual(try locationTags(output.appendingPathComponent("old.jpg").path), [])
+        for dropped in ["APP13 Adobe_Photoshop2.5 (it may hold location)", "APP1 XMP under a non-standard header (it may hold location)"] {
+            XCTAssertEqual(item.removedMetadata?.contains(dropped), true, "\(item.removedMetadata ?? [])")
+        }
+    }
+
     /// A JPEG whose EXIF is IFD0 alone, holding `ifd0`'s values (UNDEFINED, big-endian).
     static func jpegWithEXIF(ifd0 entries: [(tag: UInt16, value: [UInt8])]) throws -> [UInt8] {
         func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
