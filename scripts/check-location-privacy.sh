@@ -39,12 +39,12 @@ EOF
 done
 
 # exiftool reads each tree once; the comparison runs over its JSON, the copies over its text (JSON
-# keeps one of two tags of the same name).
+# keeps one of two tags of the same name; without -q, which would drop the lines naming the files).
 exiftool -q -q -j -a -G1 -r -struct "$input" > "$work/input.json" 2>/dev/null
-exiftool -q -q -a -G1 -s -r -IPTC:all -XMP:all "$input" > "$work/input-copies.txt" 2>/dev/null
+exiftool -a -G1 -s -r -IPTC:all -XMP:all "$input" > "$work/input-copies.txt" 2>/dev/null
 for format in "${formats[@]}"; do
   exiftool -q -q -j -a -G1 -r -struct "$work/out-$format" > "$work/output-$format.json" 2>/dev/null
-  exiftool -q -q -a -G1 -s -r -IPTC:all -XMP:all "$work/out-$format" > "$work/output-$format-copies.txt" 2>/dev/null
+  exiftool -a -G1 -s -r -IPTC:all -XMP:all "$work/out-$format" > "$work/output-$format-copies.txt" 2>/dev/null
 done
 
 python3 - "$input" "$work" "${formats[@]}" <<'EOF'

@@ -368,6 +368,28 @@ final class StripMetadataStageTests: XCTestCase, RunsPipelines {
         }
     }
 
+    /// XMP in a TIFF's SubIFD, which exiftool reads and mediabatch does not edit: a copy that would
+    /// keep its place fails, naming it, instead of being written.
+    func testATIFFWithAPlaceInASubIFDFailsRatherThanKeepIt() throws {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: Int) -> [UInt8] { le16(tag) + le16(type) + le32(count) + le32(value) }
+        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="Tromso"/></rdf:RDF></x:xmpmeta>"#.utf8)
+        let ifd0 = 8, sub = ifd0 + 2 + 10 * 12 + 4, pixel = sub + 2 + 2 * 12 + 4, packet = pixel + 2
+        let file = Array("II*\0".utf8) + le32(ifd0) + le16(10) + entry(256, 3, 1, 1) + entry(257, 3, 1, 1) + entry(258, 3, 1, 8)
+            + entry(259, 3, 1, 1) + entry(262, 3, 1, 1) + entry(273, 4, 1, pixel) + entry(277, 3, 1, 1) + entry(278, 3, 1, 1)
+            + entry(279, 4, 1, 1) + entry(330, 4, 1, sub) + le32(0)
+            + le16(2) + entry(254, 4, 1, 1) + entry(700, 7, xmp.count, packet) + le32(0) + [0x80, 0] + xmp
+        let input = Fixtures.temporaryFolder(), path = input.appendingPathComponent("sub.tif").path
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        XCTAssertTrue(try runProcess("exiftool", ["-a", "-G1", "-s", "-City", path]).stdout.contains("Tromso"))
+        let output = Fixtures.temporaryFolder()
+        let item = try XCTUnwrap(try Self.run(try pipeline(#"{"stage": "stripLocation"}, {"stage": "write"}"#), input: input, output: output).items.first)
+        XCTAssertEqual(item.error?.code, .unsupportedMetadata, "\(item)")
+        XCTAssertEqual(item.error?.message.contains("tag 700 in a SubIFD may hold location"), true, item.error?.message ?? "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("sub.tif").path))
+    }
+
     /// A JPEG whose EXIF is IFD0 alone, holding `ifd0`'s values (UNDEFINED, big-endian).
     static func jpegWithEXIF(ifd0 entries: [(tag: UInt16, value: [UInt8])]) throws -> [UInt8] {
         func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
