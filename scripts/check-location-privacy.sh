@@ -62,7 +62,7 @@ IPTC_CARRIERS = {".jpg", ".png", ".tif"}
 VIDEO = {".mov", ".mp4", ".3gp", ".m4v"}
 
 NUMBERED_COPY = re.compile(r"^(IPTC|XMP)\d+(-|$)")
-PLACE = re.compile(r"City|Sub-location|Province|State|Country|Location|Destination|GPS|Latitude|Longitude|Altitude", re.I)
+PLACE = re.compile(r"^(City|Sub-?location|Province-State|State|Country.*|(Content)?Location.*|Destination|GPS.*|.*(Latitude|Longitude|Altitude))$")
 
 def copies(path, base):
     """Per file (relative to base): each second IPTC/XMP copy as "GROUP:Tag", with whether a tag
