@@ -28,9 +28,12 @@ final class OutputVolumeTests: XCTestCase {
         return folder
     }
 
-    private func run(_ input: URL, _ output: URL, state: URL? = nil) throws -> (result: ProcessResult, report: RunReport) {
+    /// `small`: 64-px outputs, for a test whose volume is the state database's, not the outputs'.
+    private func run(_ input: URL, _ output: URL, state: URL? = nil, small: Bool = false) throws -> (result: ProcessResult, report: RunReport) {
         let pipeline = Fixtures.temporaryFolder("full-disk-pipeline").appendingPathComponent("p.json")
-        try Data(#"{"version": 1, "stages": [{"stage": "decode"}, {"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8).write(to: pipeline)
+        let downsample = small ? #"{"stage": "downsample", "maxPixelSize": 64}, "# : ""
+        try Data(#"{"version": 1, "stages": [{"stage": "decode"}, \#(downsample){"stage": "transcode", "to": "png"}, {"stage": "write"}]}"#.utf8)
+            .write(to: pipeline)
         let report = Fixtures.temporaryFolder("full-disk-report").appendingPathComponent("report.json")
         let result = try runProcess(Fixtures.executable.path, ["run", pipeline.path, "--input", input.path, "--output", output.path,
                                                                "--quiet", "--jobs", "1", "--report", report.path]
@@ -74,20 +77,20 @@ final class OutputVolumeTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p0.jpg").path)
         let reference = Fixtures.temporaryFolder("full-state-reference"), output = Fixtures.temporaryFolder("full-state-out")
         let state = try mountTmpfs(megabytes: 4).appendingPathComponent("state.sqlite")
-        XCTAssertEqual(try run(input, output, state: state).report.totals.ok, 1, "the database made while there is room")
+        XCTAssertEqual(try run(input, output, state: state, small: true).report.totals.ok, 1, "the database made while there is room")
         // Enough items that admission outlasts the first failed commit, which comes up to a tenth of a second
-        // after its items (24 were not, once pixel workers started ahead on Debian 13).
-        let count = 48
+        // after its items (24 were not, once pixel workers started ahead on Debian 13), at 64 px each.
+        let count = 120
         for index in 1..<count {
             try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: input.appendingPathComponent("p\(index).jpg").path)
         }
-        XCTAssertEqual(try run(input, reference).report.totals.ok, count)
+        XCTAssertEqual(try run(input, reference, small: true).report.totals.ok, count)
         // Room for the run's start (the WAL's shared memory, its first commit) and a few items' commits.
         let filler = state.deletingLastPathComponent().appendingPathComponent("filler")
         let free = try XCTUnwrap(try FileManager.default.attributesOfFileSystem(forPath: state.deletingLastPathComponent().path)[.systemFreeSize] as? Int)
         try Data(count: free - 96 * 1024).write(to: filler)
 
-        let (full, report) = try run(input, output, state: state)
+        let (full, report) = try run(input, output, state: state, small: true)
         XCTAssertEqual(full.exitCode, 1, full.stderr)
         XCTAssertTrue(full.stderr.contains("no space left (\(FinishedRun.fullDiskStreak) items in a row"), full.stderr)
         let failed = report.items.filter { $0.status == .failed }
@@ -101,7 +104,7 @@ final class OutputVolumeTests: XCTestCase {
                            .filter { !$0.hasSuffix(".bin") && !$0.hasPrefix("spool") }, [], "no temporary output left")
 
         try FileManager.default.removeItem(at: filler)
-        let (rerun, again) = try run(input, output, state: state)
+        let (rerun, again) = try run(input, output, state: state, small: true)
         XCTAssertEqual(rerun.exitCode, 0, rerun.stderr)
         XCTAssertEqual(again.totals.unchanged, 1 + report.totals.ok, "every recorded item found whole on the disk")
         XCTAssertEqual(again.totals.ok, count - 1 - report.totals.ok, "exactly the rest redone")
