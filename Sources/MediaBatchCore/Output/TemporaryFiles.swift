@@ -33,6 +33,15 @@ final class TemporaryFiles: @unchecked Sendable {
         return paths.contains(path)
     }
 
+    /// Runs `body` unless the process is exiting: `removeAll` holds the lock then, and `body` waits
+    /// for the exit instead of running (an orphaned worker's item fails as its files are removed:
+    /// what it kept for a rerun must not go with them).
+    func unlessExiting(_ body: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body()
+    }
+
     /// Removes every temporary file still in progress, for a process about to exit: the lock stays
     /// taken, so that a file registered from now on (each is registered before it is made) waits
     /// for the exit instead of being left behind.

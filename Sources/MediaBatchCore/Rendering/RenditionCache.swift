@@ -33,8 +33,11 @@ struct RenditionCache {
         link(finished, kept)
     }
 
-    /// The movie failed: what was kept for it goes.
+    /// The movie failed: what was kept for it goes — unless it failed because the process is
+    /// exiting (a worker whose run was killed), when it is the rerun's.
     func forget(_ item: ItemContext, _ renditions: [VideoRendition]) {
-        for rendition in renditions { if let kept = path(item, rendition) { unlink(kept) } }
+        TemporaryFiles.shared.unlessExiting {
+            for rendition in renditions { if let kept = path(item, rendition) { unlink(kept) } }
+        }
     }
 }
