@@ -10,6 +10,9 @@ import VipsKit
 /// then each is cut or padded as its fit says (orientation is applied before: a crop is of the
 /// upright picture). Pictures are converted to sRGB where they ask. Several pictures, or one that several
 /// outputs encode, are computed into memory once; a single picture streams into its encoder.
+/// A picture smartcrop cuts (attention, entropy) is the exception where libvips decodes the file: it is
+/// decoded at its own size, as libvips' thumbnail makes it, so that smartcrop judges libvips' very pixels
+/// (one resized from a larger picture differs by a level or so, and that can move the window).
 /// An animation is decoded with every frame when any picture keeps them (libvips resizes each
 /// frame alike), cut or padded a frame at a time; a picture of its first frame alone takes that
 /// frame from the resized frames.
@@ -73,14 +76,18 @@ final class PictureRenderer {
         let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
-            var previous = try decodedSource() ?? commonSource.map {
+            let decoded = try decodedSource()
+            var previous = try decoded ?? commonSource.map {
                 try VImage.thumbnail(of: path, width: $0.width, height: $0.height, allFrames: allFrames).inMemory()
             }
             for (index, (picture, _)) in pictures.enumerated() {
-                var image = try previous.map { try resized($0, to: picture) } ?? decode(picture)
+                let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
+                // smartcrop judges the picture libvips' thumbnail makes for this size (`decode`), not one resized
+                // from a larger picture: where libvips decodes the file, a picture it cuts is decoded at its own size.
+                let source = smart && decoded == nil ? nil : previous
+                var image = try source.map { try resized($0, to: picture) } ?? decode(picture)
                 if picture.isConverted { image = try SRGB.converting(image) }
                 // smartcrop reads every pixel before it cuts: streamed, the file would be decoded twice.
-                let smart = if case .smartCrop? = picture.framing?.placement { true } else { false }
                 if inMemory || smart { image = try image.inMemory() }
                 rendered[picture] = try applyEffects(frame(picture.frames == 1 ? image.firstFrame() : image, as: picture), picture)
                 // The next source only where it keeps the file's shape and covers every picture after it.
