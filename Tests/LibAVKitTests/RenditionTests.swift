@@ -159,8 +159,9 @@ final class RenditionTests: XCTestCase {
     /// CLI's MP4 output is, decodes clean and keeps the source's length within a frame.
     func testAMovieOnAClockOfItsOwnIsRetimedToPlayEverywhere() throws {
         let source = try Movies.clip("own-clock.mp4", "testsrc2=size=160x120:rate=30", [
-            "-frames:v", "84", "-vf", "settb=1/600,setpts='(N*0.135+0.04*sin(N*1.7))/TB'", "-fps_mode", "passthrough", "-r", "600",
-            "-video_track_timescale", "600", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+            "-frames:v", "84", "-vf", "settb=1/600,setpts='(N*0.135+0.04*sin(N*1.7))/TB'", "-fps_mode", "passthrough",
+            // The encoder's clock and the stream's stated rate at 600 Hz (FFmpeg 7.1 refuses `-r` beside passthrough).
+            "-enc_time_base", "1/600", "-x264-params", "fps=600", "-video_track_timescale", "600", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
         XCTAssertEqual(try video(source)["r_frame_rate"] as? String, "600/1")
         XCTAssertNotEqual(try Movies.decodingErrors(source), "", "the source itself trips the CLI")
         let (output, facts) = try render(source, Self.settings())
