@@ -148,8 +148,8 @@ struct ImageMetadata {
         for (tag, name) in [(ExifTag.iptc, "EXIF IPTC-NAA"), (ExifTag.afcpIPTC, "EXIF AFCP_IPTC")] {
             guard let iim = blocks.exif?.bytes(tag, in: .ifd0).map(Array.init) else { continue }
             do {
-                guard let edited = try IPTCBlock.removingLocation(from: iim) else { continue }
-                blocks.exif?.overwrite(tag, in: .ifd0, with: edited.bytes + [UInt8](repeating: 0, count: iim.count - edited.bytes.count))
+                guard let edited = try IPTCBlock.removingLocationInPlace(from: iim) else { continue }
+                blocks.exif?.overwrite(tag, in: .ifd0, with: edited.bytes)
                 removed += edited.removed.map { "\(name) \($0)" }
             } catch {
                 removeExif(tag, from: .ifd0, as: "\(name) (unreadable)")

@@ -25,8 +25,8 @@ public enum NikonCaptureData {
             for record in iptcRecords(in: note, block: block) {
                 let iim = Array(note[record])
                 do {
-                    guard let filtered = try IPTCBlock.removingLocation(from: iim) else { continue }
-                    edited.replaceSubrange(record, with: filtered.bytes + [UInt8](repeating: 0, count: max(0, iim.count - filtered.bytes.count)))
+                    guard let filtered = try IPTCBlock.removingLocationInPlace(from: iim) else { continue }
+                    edited.replaceSubrange(record, with: filtered.bytes)
                     removed += filtered.removed
                 } catch {
                     edited.replaceSubrange(record, with: [UInt8](repeating: 0, count: iim.count))

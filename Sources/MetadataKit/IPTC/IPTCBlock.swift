@@ -56,6 +56,14 @@ public enum IPTCBlock {
         return wrapped
     }
 
+    /// Bare IIM without its location at its own length, for a copy that cannot move (a TIFF tag's
+    /// value, a maker note's record): the datasets kept move up and zeros fill the rest (IIM
+    /// readers stop at the padding); nil when nothing places the photo.
+    public static func removingLocationInPlace(from iim: [UInt8]) throws -> MetadataRemoval? {
+        guard let edited = try removingLocation(from: iim) else { return nil }
+        return MetadataRemoval(bytes: edited.bytes + [UInt8](repeating: 0, count: max(0, iim.count - edited.bytes.count)), removed: edited.removed)
+    }
+
     public static func removingLocation(from block: [UInt8]) throws -> MetadataRemoval? {
         guard let resourcesStart = try resourcesStart(in: block) else {
             let filtered = try withoutLocation(block[...])

@@ -7,9 +7,9 @@ import Foundation
 /// Classic TIFF in either byte order. BigTIFF (64-bit offsets) is not read: its metadata is
 /// reported unreadable and left out; writing into one throws.
 public enum TIFFMetadata: MetadataContainer {
-    static let xmpTag: UInt16 = 700
-    static let iptcTag: UInt16 = 33723
-    static let photoshopTag: UInt16 = 34377
+    static let xmpTag = ExifTag.xmp
+    static let iptcTag = ExifTag.iptc
+    static let photoshopTag = ExifTag.photoshop
     static let blockTags: Set<UInt16> = [xmpTag, iptcTag, photoshopTag]
 
     /// IFD0 tags that say how a TIFF stores its pixels (and the ICC profile, libvips' to carry):
