@@ -45,6 +45,8 @@ public struct ItemRecord: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var caption: String?
     /// The other file of a camera's RAW+JPEG pair, for the manifest.
     public var pairedWith: String?
+    /// What stages read of the item (a photo's fingerprint), one JSON object by key.
+    public var readings: String?
 
     public init(input: String, stamp: FileStamp, contentHash: String, format: String?, contentIdentifier: String?,
                 recipe: String, selection: String, status: Status, reason: String? = nil, errorCode: String? = nil,
@@ -264,6 +266,9 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v10: rendition codecs") { db in
             try db.alter(table: "outputs") { table in table.add(column: "codecs", .text) }
         }
+        migrator.registerMigration("v11: readings") { db in
+            try db.alter(table: "items") { table in table.add(column: "readings", .text) }
+        }
         return migrator
     }
 
@@ -410,6 +415,14 @@ public final class StateStore: @unchecked Sendable {
                 }
                 if !own.isEmpty { try body(item, own) }
             }
+        }
+    }
+
+    /// Every item's readings (`ItemRecord.readings`, where it has any), in the order of its input.
+    public func forEachReadings(_ body: (_ input: String, _ readings: String) throws -> Void) throws {
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT input, readings FROM items WHERE readings IS NOT NULL ORDER BY input")
+            while let row = try rows.next() { try body(row[0], row[1]) }
         }
     }
 

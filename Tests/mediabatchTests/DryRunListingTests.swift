@@ -5,9 +5,9 @@ import XCTest
 /// The first word of each `--dry-run` line says what would happen and why.
 final class DryRunListingTests: XCTestCase {
     func result(_ status: ItemResult.Status, _ change: ItemChange?, output: String? = nil, reason: String? = nil) -> ItemResult {
-        ItemResult(input: "a/IMG_1.heic", format: "heic", kinds: [.images], livePhoto: nil, status: status, change: change,
+        ItemResult(.init(input: "a/IMG_1.heic", format: "heic", kinds: [.images], livePhoto: nil, status: status, change: change,
                    output: output, reason: reason, removedMetadata: nil, error: nil, bytesIn: 0, bytesOut: 0,
-                   milliseconds: 0, estimatedBytes: nil)
+                   milliseconds: 0, estimatedBytes: nil))
     }
 
     func testEachDecisionHasItsWord() {

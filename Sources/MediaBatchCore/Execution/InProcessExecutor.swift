@@ -64,6 +64,13 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
                 return PixelOutcome(error: itemError(error, context, stage))
             }
         }
+        for reader in environment.photoReaders {
+            do {
+                try reader.read(context.renderedPhoto, of: context, plan, into: &outcome)
+            } catch {
+                return PixelOutcome(error: itemError(error, context, reader))
+            }
+        }
         return outcome
     }
 

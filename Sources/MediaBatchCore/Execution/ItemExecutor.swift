@@ -57,6 +57,8 @@ struct PixelOutcome: Codable, Equatable, Sendable {
     var rawSource: ItemResult.RawSource?
     /// A HEIC's decoder and why libheif (`ItemResult.decoder`).
     var decoder: ItemResult.DecoderUse?
+    /// What `PhotoReader` stages read of the item, by key (`ItemResult.readings`).
+    var readings: [String: JSONValue] = [:]
     /// The files written, at their temporary names: the run publishes them (`OutputPublisher`)
     /// with the batch that records the item.
     var staged: [StagedFile] = []

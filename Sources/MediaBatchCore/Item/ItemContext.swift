@@ -6,8 +6,9 @@ import RunState
 import VipsKit
 
 /// One item as the stages see it: what the run knows of the input, and its headers, read once
-/// when first asked for. Stages read it and never change it; what they decide goes into the
-/// item's `ItemPlan`, and `write` makes the plan's outputs from it.
+/// when first asked for. Stages read it and never change it (but `write`, which leaves the photo it
+/// rendered for `PhotoReader`s); what they decide goes into the item's `ItemPlan`, and `write`
+/// makes the plan's outputs from it.
 final class ItemContext {
     let input: InputItem
     /// The run's limits and folders.
@@ -18,6 +19,8 @@ final class ItemContext {
     /// See `ItemJob.isTail`: the pixel phase's job says (set before the stages run: the run may keep
     /// a context from the header phase, when it was not known).
     var isTail = false
+    /// The smallest picture `write` rendered that shows the whole photo, upright, for `PhotoReader`s.
+    var renderedPhoto: VImage?
     /// When it was listed (see `ItemJob.listedModified`).
     private let listedModified: Int64?
     /// SHA-256 of the input, for `{hash:N}`: the run's own (it records it), or, in a dry run,

@@ -43,7 +43,7 @@ final class ItemOutputs {
         self.renditionCache = renditionCache
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
         renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads,
-                                   effects: item.environment.effects)
+                                   effects: item.environment.effects, keepsPictures: !item.environment.photoReaders.isEmpty)
         gainMaps = GainMapRenderer(item)
     }
 
@@ -96,6 +96,11 @@ final class ItemOutputs {
         } catch let error as VipsError {
             throw StageFailure(.decodeFailed, error.message)
         }
+    }
+
+    /// The smallest picture rendered that shows the whole photo, for `PhotoReader`s; nil where none was.
+    func wholePhoto() throws -> VImage? {
+        try renderer.wholePhoto()
     }
 
     /// Why a picture's gain map is not in its output, if it is not.

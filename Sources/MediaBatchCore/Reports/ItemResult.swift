@@ -1,7 +1,46 @@
 import PipelineModel
 
-/// What happened to one item, as written to the JSON report.
+/// What happened to one item, as written to the JSON report: its `Fields`, and beside them what
+/// stages read of it (`readings`, each under its stage's key: `fingerprint`).
+@dynamicMemberLookup
 public struct ItemResult: Codable, Equatable, Sendable {
+    public internal(set) var fields: Fields
+    /// What `PhotoReader` stages read of the item, by key; written beside the fields.
+    public internal(set) var readings: [String: JSONValue] = [:]
+
+    init(_ fields: Fields) {
+        self.fields = fields
+    }
+
+    public subscript<T>(dynamicMember path: KeyPath<Fields, T>) -> T {
+        fields[keyPath: path]
+    }
+
+    subscript<T>(dynamicMember path: WritableKeyPath<Fields, T>) -> T {
+        get { fields[keyPath: path] }
+        set { fields[keyPath: path] = newValue }
+    }
+
+    public init(from decoder: Decoder) throws {
+        fields = try Fields(from: decoder)
+        readings = try Readings.decode(from: decoder, besides: fields)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try fields.encode(to: encoder)
+        try Readings.encode(readings, to: encoder)
+    }
+}
+
+extension ItemResult.Fields {
+    /// Files written for the item in this run: its variants but those reused, else its output.
+    var outputsWritten: Int {
+        guard status == .ok else { return 0 }
+        return variants.map { $0.filter { !$0.reused }.count } ?? (output == nil ? 0 : 1)
+    }
+}
+
+extension ItemResult {
     public enum Status: String, Codable, Sendable {
         case ok, failed, skipped
         /// `--dry-run`: the item would be processed (its `output` is where it would go).
@@ -16,6 +55,8 @@ public struct ItemResult: Codable, Equatable, Sendable {
         public let message: String
     }
 
+    /// The report's own fields of an item.
+    public struct Fields: Codable, Equatable, Sendable {
     /// Relative to the input root.
     public internal(set) var input: String
     public internal(set) var format: String?
@@ -57,12 +98,7 @@ public struct ItemResult: Codable, Equatable, Sendable {
     /// The frame threads libavcodec decoded a HEIC's tiles with: more than one only where no item
     /// waited for the CPUs (a batch's last items, a run of one photo).
     public internal(set) var decoderThreads: Int?
-
-    /// Files written for the item in this run: its variants but those reused, else its output.
-    var outputsWritten: Int {
-        guard status == .ok else { return 0 }
-        return variants.map { $0.filter { !$0.reused }.count } ?? (output == nil ? 0 : 1)
-    }
+}
 
     /// One output of a `variants` item.
     public struct Variant: Codable, Equatable, Sendable {
@@ -136,12 +172,13 @@ extension ItemResult {
     /// The item made its outputs but they could not be published or recorded: it failed, and
     /// names no output (those published stand, unrecorded, until the next run redoes it).
     mutating func failToRecord(_ error: ItemError) {
-        status = .failed
-        self.error = ErrorInfo(error)
-        output = nil
-        variants = nil
-        placeholder = nil
-        bytesOut = 0
-        reason = "not recorded in the state database (the next run redoes it)"
+        fields.status = .failed
+        fields.error = ErrorInfo(error)
+        fields.output = nil
+        fields.variants = nil
+        fields.placeholder = nil
+        fields.bytesOut = 0
+        fields.reason = "not recorded in the state database (the next run redoes it)"
+        readings = [:]
     }
 }

@@ -26,6 +26,8 @@ public enum Manifest {
         /// names both sources of the photo.
         public var pairedWith: String?
         public let variants: [Variant]
+        /// What stages read of the item (a photo's `fingerprint`), each beside the fields above.
+        public var readings: [String: JSONValue] = [:]
     }
 
     public struct Variant: Codable, Equatable, Sendable {
@@ -62,7 +64,8 @@ public enum Manifest {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
                          bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)), codec: $0.codec, codecs: $0.codecs, frames: $0.frames,
                          duration: $0.duration)
-             }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) })
+             }.sorted { ($0.size?.area ?? .max, $0.path) < ($1.size?.area ?? .max, $1.path) },
+             readings: Readings.parse(item.readings))
     }
 
     public static func write(_ items: ManifestStream, to sink: TextSink) throws {
@@ -106,4 +109,33 @@ extension OutputRecord {
 
 public struct ManifestWriteError: Error, CustomStringConvertible {
     public let description: String
+}
+
+extension Manifest.Item {
+    private enum CodingKeys: String, CodingKey {
+        case input, width, height, placeholder, caption, pairedWith, variants
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(input: try container.decode(String.self, forKey: .input), width: try container.decodeIfPresent(Int.self, forKey: .width),
+                  height: try container.decodeIfPresent(Int.self, forKey: .height),
+                  placeholder: try container.decodeIfPresent(String.self, forKey: .placeholder),
+                  caption: try container.decodeIfPresent(String.self, forKey: .caption),
+                  pairedWith: try container.decodeIfPresent(String.self, forKey: .pairedWith),
+                  variants: try container.decode([Manifest.Variant].self, forKey: .variants))
+        readings = try Readings.decode(from: decoder, besides: self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(height, forKey: .height)
+        try container.encodeIfPresent(placeholder, forKey: .placeholder)
+        try container.encodeIfPresent(caption, forKey: .caption)
+        try container.encodeIfPresent(pairedWith, forKey: .pairedWith)
+        try container.encode(variants, forKey: .variants)
+        try Readings.encode(readings, to: encoder)
+    }
 }

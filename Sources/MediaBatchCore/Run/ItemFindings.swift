@@ -56,6 +56,7 @@ struct ItemFindings: Sendable {
         result.rawSource = outcome.rawSource
         (result.decoder, result.decoderReason, result.decoderThreads) = (outcome.decoder?.decoder, outcome.decoder?.reason, outcome.decoder?.threads)
         result.firstFrameOnly = Self.firstFrameOnly(outcome.outputs.map(\.planned))
+        result.readings = outcome.readings
         if outcome.outputs.count > 1 || outcome.outputs.contains(where: { $0.planned.variant != nil }) {
             result.variants = outcome.outputs.map(ItemResult.Variant.init)
             result.placeholder = outcome.placeholder
@@ -78,12 +79,13 @@ struct ItemFindings: Sendable {
         result.output = outputs.first
         result.reason = previous.status == .ok ? nil : previous.reason
         result.bytesIn = 0
+        result.readings = Readings.parse(previous.readings)
         return result
     }
 
     private func result(_ status: ItemResult.Status) -> ItemResult {
-        ItemResult(input: input.relativePath, format: format?.rawValue, kinds: kinds, livePhoto: input.livePhoto, rawJpegPair: input.rawJpegPair, status: status,
+        ItemResult(.init(input: input.relativePath, format: format?.rawValue, kinds: kinds, livePhoto: input.livePhoto, rawJpegPair: input.rawJpegPair, status: status,
                    change: change, output: nil, reason: note, removedMetadata: nil, error: nil, bytesIn: bytesIn, bytesOut: 0,
-                   milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()), estimatedBytes: nil)
+                   milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()), estimatedBytes: nil))
     }
 }

@@ -143,6 +143,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let outcome = executor.pixels(job)
         var entry = findings.entry
         entry?.placeholder = outcome.placeholder
+        entry?.readings = outcome.readings
         if outcome.error == nil, let collision = header.claimNamed(outcome.outputs, planned: plan, for: job.input.relativePath) {
             return recorder.finish(findings.failed(.outputCollision, collision, stage: .write), entry, outputs: [], staged: outcome.staged)
         }

@@ -39,6 +39,8 @@ final class RunLedger: @unchecked Sendable {
         var upright: PixelSize?
         /// Its placeholder, once its variants are made.
         var placeholder: String?
+        /// What stages read of it (`ItemResult.readings`), once made.
+        var readings: [String: JSONValue] = [:]
         /// A photo's own caption, once its header is read.
         var caption: String?
         /// The other file of a camera's RAW+JPEG pair.
@@ -188,6 +190,8 @@ final class RunLedger: @unchecked Sendable {
         record.height = entry.upright?.height ?? previous?.height
         // Variants all kept from an earlier run make no new placeholder: the recorded one stands.
         record.placeholder = entry.placeholder ?? previous?.placeholder
+        // Outputs all kept read nothing again: what was read stands.
+        record.readings = Readings.text(entry.readings) ?? previous?.readings
         record.caption = entry.caption
         record.pairedWith = entry.pairedWith
         return PendingRecord(item: record, outputs: try outputs?.map { output in

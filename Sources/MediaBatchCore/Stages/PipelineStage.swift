@@ -35,6 +35,15 @@ extension PipelineStage {
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {}
 }
 
+/// A stage that reads something of each item's photo once the outputs are made (a fingerprint):
+/// it gets the smallest picture `write` rendered that shows the whole photo, upright, or nil
+/// where none was rendered (outputs all copies, or kept from an earlier run; no `write`), and
+/// adds what it read to `outcome.readings` under its key. `write` keeps that picture in memory
+/// when the pipeline has such a stage, so reading it decodes nothing again.
+protocol PhotoReader: PipelineStage {
+    func read(_ photo: VImage?, of item: ItemContext, _ plan: ItemPlan, into outcome: inout PixelOutcome) throws
+}
+
 /// A stage with an operation of its own on pictures: its `plan` adds it to the pictures it
 /// shapes (`Picture.applying`), and `write` applies it to each of them once they are resized, cut
 /// or padded and converted (`PictureRenderer`): the renderer names no stage.

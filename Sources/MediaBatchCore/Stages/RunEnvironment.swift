@@ -9,12 +9,15 @@ struct RunEnvironment {
     let limits: Pipeline.Limits
     /// The pipeline's stages with operations of their own on pictures, by name.
     let effects: [StageName: any PictureEffect]
+    /// The pipeline's stages that read each item's photo once its outputs are made, in order.
+    let photoReaders: [any PhotoReader]
 
     init(outputRoot: URL, temporaryFolder: URL, limits: Pipeline.Limits, stages: [any PipelineStage] = []) {
         self.outputRoot = outputRoot
         self.temporaryFolder = temporaryFolder
         self.limits = limits
         effects = Dictionary(uniqueKeysWithValues: stages.compactMap { $0 as? any PictureEffect }.map { ($0.name, $0) })
+        photoReaders = stages.compactMap { $0 as? any PhotoReader }
     }
 
     /// Where a movie's finished renditions wait for its others (see `RenditionCache`): beside the

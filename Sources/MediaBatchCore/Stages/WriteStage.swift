@@ -111,6 +111,7 @@ struct WriteStage: PipelineStage, Equatable {
         let staged = try AtomicFile.stage(files, under: environment.outputRoot, via: environment.temporaryFolder) {
             try item.requireUnchanged()
             placeholder = try outputs.placeholder()
+            if !environment.photoReaders.isEmpty { item.renderedPhoto = try outputs.wholePhoto() }
         }
         let renditions = fresh.map { planned[$0].rendition }
         for (index, file) in zip(fresh, staged) {

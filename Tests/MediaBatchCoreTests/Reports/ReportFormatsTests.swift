@@ -12,19 +12,19 @@ final class ReportFormatsTests: XCTestCase {
     static let report = report(
         pipeline: "nightly \"web\".json", milliseconds: 2500, interrupted: false, dryRun: false, shard: "1/4",
         items: [
-            ItemResult(input: "a/ok.heic", format: "heic", kinds: [.images], livePhoto: nil, status: .ok, change: .new,
+            ItemResult(.init(input: "a/ok.heic", format: "heic", kinds: [.images], livePhoto: nil, status: .ok, change: .new,
                        output: "a/ok.jpg", reason: nil, removedMetadata: nil, error: nil, bytesIn: 100, bytesOut: 40,
-                       milliseconds: 300, estimatedBytes: 1000),
-            ItemResult(input: "a/bad <1>.jpg", format: "jpeg", kinds: nil, livePhoto: nil, status: .failed, change: .failedBefore,
+                       milliseconds: 300, estimatedBytes: 1000)),
+            ItemResult(.init(input: "a/bad <1>.jpg", format: "jpeg", kinds: nil, livePhoto: nil, status: .failed, change: .failedBefore,
                        output: nil, reason: nil, removedMetadata: nil,
                        error: .init(code: .decodeFailed, stage: "write", message: "VipsJpeg: Premature end & \u{1}"),
-                       bytesIn: 50, bytesOut: 0, milliseconds: 20, estimatedBytes: nil),
-            ItemResult(input: "b.png", format: "png", kinds: [.images, .screenshots], livePhoto: nil, status: .skipped,
+                       bytesIn: 50, bytesOut: 0, milliseconds: 20, estimatedBytes: nil)),
+            ItemResult(.init(input: "b.png", format: "png", kinds: [.images, .screenshots], livePhoto: nil, status: .skipped,
                        change: .unchanged, output: nil, reason: "filtered out (png: images, screenshots)", removedMetadata: nil,
-                       error: nil, bytesIn: 0, bytesOut: 0, milliseconds: 1, estimatedBytes: nil),
-            ItemResult(input: "c.jpg", format: "jpeg", kinds: nil, livePhoto: nil, status: .unchanged, change: .unchanged,
+                       error: nil, bytesIn: 0, bytesOut: 0, milliseconds: 1, estimatedBytes: nil)),
+            ItemResult(.init(input: "c.jpg", format: "jpeg", kinds: nil, livePhoto: nil, status: .unchanged, change: .unchanged,
                        output: "c.jpg", reason: nil, removedMetadata: nil, error: nil, bytesIn: 0, bytesOut: 0,
-                       milliseconds: 0, estimatedBytes: nil),
+                       milliseconds: 0, estimatedBytes: nil)),
         ],
         orphans: [OrphanedOutputs(input: "gone.heic", outputs: ["gone.jpg"], removed: false)], staleOutputs: [])
 
@@ -125,11 +125,11 @@ final class ReportFormatsTests: XCTestCase {
     /// that encoded a whole report held in memory.
     func testRenderingsFromTheSpoolMatchTheirGoldens() throws {
         let goldens = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/reports")
-        var variants = ItemResult(input: "ünï/çodé \"1\".heic", format: "heic", kinds: [.images, .livePhotos],
+        var variants = ItemResult(.init(input: "ünï/çodé \"1\".heic", format: "heic", kinds: [.images, .livePhotos],
                                   livePhoto: LivePhotoPair(role: .still, partner: "ünï/çodé \"1\".mov", contentIdentifier: "6C4B3D1E-0F2A"),
                                   status: .ok, change: .pipelineChanged, output: nil, reason: nil,
                                   removedMetadata: ["EXIF GPS", "XMP photoshop:City"], error: nil,
-                                  bytesIn: 2_000_000, bytesOut: 300_000, milliseconds: 812, estimatedBytes: 96_000_000)
+                                  bytesIn: 2_000_000, bytesOut: 300_000, milliseconds: 812, estimatedBytes: 96_000_000))
         variants.variants = [.init(path: "ünï/w640/çodé \"1\".webp", format: "webp", size: 640, width: 640, height: 480, bytes: 30_000, reused: false),
                              .init(path: "ünï/w1280/çodé \"1\".jpg", format: "jpeg", size: 1280, width: 1280, height: 960, bytes: 270_000, reused: true)]
         variants.placeholder = "3OcRJYB4d3h/iIeHeEh3eIhw+j3A"

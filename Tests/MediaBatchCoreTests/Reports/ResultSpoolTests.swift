@@ -7,9 +7,9 @@ import XCTest
 /// and leaves nothing behind.
 final class ResultSpoolTests: XCTestCase {
     private func result(_ input: String, ok: Bool) -> ItemResult {
-        ItemResult(input: input, format: "jpeg", kinds: nil, livePhoto: nil, status: ok ? .ok : .failed, change: .new,
+        ItemResult(.init(input: input, format: "jpeg", kinds: nil, livePhoto: nil, status: ok ? .ok : .failed, change: .new,
                    output: ok ? input + ".jpg" : nil, reason: nil, removedMetadata: nil, error: nil,
-                   bytesIn: input.utf8.count, bytesOut: ok ? 1 : 0, milliseconds: 1, estimatedBytes: nil)
+                   bytesIn: input.utf8.count, bytesOut: ok ? 1 : 0, milliseconds: 1, estimatedBytes: nil))
     }
 
     func testResultsComeBackInInputOrderAcrossLevelsOfMergedRuns() throws {
