@@ -46,9 +46,11 @@ let package = Package(
         // Metadata formats parsed and edited byte-exactly: EXIF/TIFF, XMP, IPTC-IIM, QuickTime boxes.
         // DigestKit for the MD5 digests metadata carries of itself (Photoshop's of IPTC-IIM).
         .target(name: "MetadataKit", dependencies: ["MediaFormats", "CZlib", "DigestKit"]),
-        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "LibAVKit", "LibRawKit"]),
+        // Duplicates: photos' fingerprints, the index that finds close ones among millions, groups and their keepers.
+        .target(name: "DuplicateKit", dependencies: ["MediaFormats"]),
+        .target(name: "MediaBatchCore", dependencies: ["MediaFormats", "PipelineModel", "Scheduler", "MetadataKit", "RunState", "VipsKit", "LibAVKit", "LibRawKit", "DuplicateKit"]),
         .executableTarget(name: "mediabatch", dependencies: [
-            "MediaBatchCore", "PipelineModel", "RunState", "Scheduler",
+            "MediaBatchCore", "PipelineModel", "RunState", "Scheduler", "DuplicateKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -62,13 +64,14 @@ let package = Package(
         .testTarget(name: "PipelineModelTests", dependencies: ["PipelineModel"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(name: "RunStateTests", dependencies: ["RunState", "TestSupport"]),
+        .testTarget(name: "DuplicateKitTests", dependencies: ["DuplicateKit"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "MediaTestSupport"]),
         .testTarget(name: "LibAVKitTests", dependencies: ["LibAVKit", "MediaTestSupport"]),
         .testTarget(name: "LibRawKitTests", dependencies: ["LibRawKit", "VipsKit", "MediaTestSupport"]),
         .testTarget(name: "MediaBatchCoreTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "MediaTestSupport"]),
         // Whole pipelines run in process over real files, read back as a user would.
-        .testTarget(name: "PipelineTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "MediaTestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["MediaBatchCore", "RunState", "VipsKit", "MediaTestSupport", "DuplicateKit"]),
         // The rules of the tree the compiler does not enforce: imports of C, libvips' names, function length, the layout of tests.
         .testTarget(name: "TidyTests", dependencies: ["TestSupport"]),
         // The command line, run as a user runs it: exit codes, reports, faults (full volumes, kills, memory limits).
