@@ -7,7 +7,7 @@ import PipelineModel
 public enum StageList {
     static let types: [any PipelineStage.Type] = [
         FilterStage.self, DecodeStage.self, PosterStage.self, VideoStage.self, DownsampleStage.self, TranscodeStage.self,
-        VariantsStage.self, StripMetadataStage.self, WriteStage.self,
+        VariantsStage.self, StripMetadataStage.self, FingerprintStage.self, WriteStage.self,
     ]
 
     public static let catalog = StageCatalog(types.map { $0 as any Stage.Type })

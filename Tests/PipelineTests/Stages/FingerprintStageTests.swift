@@ -1,0 +1,136 @@
+import DuplicateKit
+import Foundation
+import MediaBatchCore
+import PipelineModel
+import MediaTestSupport
+import RunState
+import TestSupport
+import VipsKit
+import XCTest
+
+/// The fingerprint stage over one photo's real copies, made at test time as a library gets them
+/// (libvips, exiftool, ffmpeg), and over photos that only look alike: what `duplicates` groups.
+final class FingerprintStageTests: XCTestCase, RunsPipelines {
+    /// One run of decode + fingerprint over the folder below, shared by the tests that read it.
+    private static let scanned: (folder: URL, report: RunReport, state: URL, groups: [DuplicateGroup], candidates: [DuplicateCandidate]) = {
+        try! Vips.start()
+        let folder = try! makeLibrary()
+        let state = Fixtures.temporaryFolder().appendingPathComponent("state.sqlite")
+        let report = try! run(try! pipeline(#"{"stage": "decode"}, {"stage": "fingerprint"}"#), input: folder, output: Fixtures.temporaryFolder(),
+                              statePath: state)
+        let candidates = report.items.compactMap { DuplicateCandidate(path: $0.input, readings: $0.readings) }
+        return (folder, report, state, DuplicateSearch.groups(candidates), candidates)
+    }()
+
+    /// A phone photo and its copies, a HEIC and the JPEG exported from it, an unrelated photo,
+    /// and flat frames.
+    private static func makeLibrary() throws -> URL {
+        let folder = Fixtures.temporaryFolder("library")
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        func vips(_ arguments: String...) throws {
+            let made = try runProcess("vips", arguments)
+            precondition(made.exitCode == 0, made.stderr)
+        }
+        func tool(_ name: String, _ arguments: [String]) throws {
+            let made = try runProcess(name, arguments)
+            precondition(made.exitCode == 0, made.stderr)
+        }
+        try vips("copy", Fixtures.sample("jpeg/apple_iphone_4.jpg"), path("photo.jpg"))
+        try tool("exiftool", ["-q", "-overwrite_original", "-tagsFromFile", Fixtures.sample("jpeg/apple_iphone_4.jpg"), "-all:all", path("photo.jpg")])
+        try vips("copy", path("photo.jpg"), path("photo_q60.jpg[Q=60]"))
+        try vips("resize", path("photo.jpg"), path("photo_half.jpg"), "0.5")
+        try vips("crop", path("photo.jpg"), path("photo_crop5.jpg"), "32", "24", "1231", "920")
+        try FileManager.default.copyItem(atPath: path("photo.jpg"), toPath: path("photo_stripped.jpg"))
+        try tool("exiftool", ["-q", "-overwrite_original", "-all=", path("photo_stripped.jpg")])
+        // Pixels stored turned a quarter anticlockwise, shown upright by Orientation 6.
+        try vips("rot", path("photo.jpg"), path("photo_turned.jpg"), "d270")
+        try tool("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", path("photo_turned.jpg")])
+        try FileManager.default.copyItem(atPath: Fixtures.sample("heic/IMG_1034.heic"), toPath: path("IMG_1034.heic"))
+        try vips("copy", path("IMG_1034.heic"), path("IMG_1034.jpg[Q=85]"))
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"), toPath: path("other.jpg"))
+        try vips("black", path("black.png"), "640", "480")
+        try vips("linear", path("black.png"), path("white.jpg"), "1", "255")
+        try vips("black", path("black_small.jpg"), "320", "240")
+        return folder
+    }
+
+    private func group(of path: String) -> DuplicateGroup? {
+        let candidates = Self.scanned.candidates
+        return Self.scanned.groups.first { $0.tier != .similar && $0.members.contains { candidates[$0].path == path } }
+    }
+
+    private func paths(_ group: DuplicateGroup?) -> Set<String> {
+        Set(group?.members.map { Self.scanned.candidates[$0].path } ?? [])
+    }
+
+    func testEveryCopyOfAPhotoIsOneGroupKeepingTheOriginal() throws {
+        let photo = try XCTUnwrap(group(of: "photo.jpg"))
+        XCTAssertEqual(photo.tier, .samePhoto)
+        XCTAssertEqual(paths(photo), ["photo.jpg", "photo_q60.jpg", "photo_half.jpg", "photo_crop5.jpg", "photo_stripped.jpg", "photo_turned.jpg"])
+        XCTAssertEqual(Self.scanned.candidates[photo.keeper].path, "photo.jpg", photo.why)
+        let heic = try XCTUnwrap(group(of: "IMG_1034.heic"))
+        XCTAssertEqual(paths(heic), ["IMG_1034.heic", "IMG_1034.jpg"])
+        XCTAssertEqual(Self.scanned.candidates[heic.keeper].path, "IMG_1034.heic")
+        XCTAssertEqual(heic.why, "heic: the more original format over jpeg")
+    }
+
+    /// (Burst frames are not asserted apart: the aligned search that finds a 5% crop aligns a
+    /// panning camera's frames too; bench/README.md has the measurement.)
+    func testOtherPhotosAndFlatFramesAreNeverOnePhoto() throws {
+        XCTAssertNil(group(of: "other.jpg"))
+        for flat in ["black.png", "white.jpg", "black_small.jpg"] {
+            XCTAssertNil(group(of: flat), flat)
+            let reading = try XCTUnwrap(result(Self.scanned.report, flat)?.readings["fingerprint"])
+            XCTAssertEqual(reading["flat"], true, "\(flat): no fingerprint")
+            XCTAssertNil(reading["hash"])
+        }
+    }
+
+    /// The reading is the report's, the state database's and the manifest's, with the file's SHA-256 and upright size.
+    func testTheReadingIsRecordedWithTheFilesHash() throws {
+        let item = try XCTUnwrap(result(Self.scanned.report, "photo_turned.jpg"))
+        let reading = try XCTUnwrap(item.readings["fingerprint"])
+        XCTAssertEqual(reading["sha256"], .string(try ContentHash.ofFile(atPath: Self.scanned.folder.appendingPathComponent("photo_turned.jpg").path)))
+        XCTAssertEqual(reading["width"], 1296, "upright")
+        XCTAssertEqual(reading["height"], 968)
+        XCTAssertEqual(reading["format"], "jpeg")
+        var recorded: [String: String] = [:]
+        try XCTUnwrap(StateStore(readingExisting: Self.scanned.state.path)).forEachReadings { recorded[$0] = $1 }
+        XCTAssertEqual(recorded.count, Self.scanned.candidates.count)
+        XCTAssertEqual(DuplicateCandidate(path: "x", readingsText: try XCTUnwrap(recorded["photo_turned.jpg"]))?.fingerprint,
+                       Self.scanned.candidates.first { $0.path == "photo_turned.jpg" }?.fingerprint)
+        let encoded = try JSONEncoder().encode(item)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        XCTAssertNotNil(object["fingerprint"] as? [String: Any], "beside the report item's own fields")
+        XCTAssertEqual(try JSONDecoder().decode(ItemResult.self, from: encoded), item)
+    }
+
+    /// With `write`, the reading comes from the picture it rendered: the item is decoded once, and
+    /// the fingerprint is the one a decode of its own gives (the same bits, the grids within a level).
+    func testWithWriteTheRenderedPictureIsRead() throws {
+        let input = try Self.folder(of: ["jpeg/apple_iphone_4.jpg"])
+        let decodes = VImage.decodes
+        let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 512}, {"stage": "transcode", "to": "webp"}, {"stage": "fingerprint"}, {"stage": "write"}"#),
+                                  input: input, output: Fixtures.temporaryFolder(), concurrency: 1)
+        XCTAssertEqual(VImage.decodes - decodes, 1)
+        let rendered = try XCTUnwrap(report.items.first.flatMap { DuplicateCandidate(path: $0.input, readings: $0.readings) }?.fingerprint)
+        let own = try XCTUnwrap(Self.scanned.candidates.first { $0.path == "photo.jpg" }?.fingerprint)
+        XCTAssertLessThanOrEqual(FingerprintDistance.hamming(rendered.hash, own.hash), 4)
+        XCTAssertLessThan(FingerprintDistance.between(rendered, own, enough: 0), 0.01)
+    }
+
+    func testValidateSaysWhatItDoesAndWhereItGoes() throws {
+        let pipeline = try pipeline(#"{"stage": "decode"}, {"stage": "fingerprint"}, {"stage": "write"}"#)
+        XCTAssertEqual(pipeline.stages[1].explanation(among: pipeline.stages), "each photo's fingerprint, for mediabatch duplicates")
+        XCTAssertThrowsError(try Self.pipeline(#"{"stage": "fingerprint"}, {"stage": "decode"}"#)) {
+            XCTAssertEqual("\($0)", #"stages[0]: "fingerprint" needs a "decode" stage before it (a fingerprint is of the decoded photo)"#)
+        }
+    }
+}
+
+extension JSONValue {
+    fileprivate subscript(_ key: String) -> JSONValue? {
+        guard case .object(let fields) = self else { return nil }
+        return fields[key]
+    }
+}
