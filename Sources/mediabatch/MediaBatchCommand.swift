@@ -16,7 +16,7 @@ struct MediaBatchCommand: ParsableCommand {
             """,
         version: MediaBatchVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, SchemaCommand.self, InspectCommand.self, StatusCommand.self,
-                      MergeReportsCommand.self, MergeManifestsCommand.self, HTMLCommand.self,
+                      MergeReportsCommand.self, MergeManifestsCommand.self, HTMLCommand.self, DuplicatesCommand.self,
                       WorkerCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; mediabatch promises 2 for anything invalid.

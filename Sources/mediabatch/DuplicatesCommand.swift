@@ -1,0 +1,153 @@
+import ArgumentParser
+import DuplicateKit
+import Foundation
+import MediaBatchCore
+import PipelineModel
+import RunState
+import Scheduler
+
+/// `mediabatch duplicates`: the copies of each photo among folders it fingerprints itself, or among
+/// the items a run with a `fingerprint` stage recorded (its state database or its manifest).
+struct DuplicatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "duplicates",
+        abstract: "Group the copies of each photo: identical files, one photo in several files, near shots.",
+        discussion: """
+            Tiers: identical (the same bytes); samePhoto (one capture: re-encoded, resized, another format, \
+            metadata edited, turned by EXIF, cut by up to ~10%); similar (bursts and near shots, never merged \
+            into samePhoto). Each group names the file kept and why. Folders are fingerprinted as `run` \
+            would (worker processes, the memory budget); --state with one folder keeps their fingerprints \
+            for the next time.
+            """)
+
+    @Argument(help: "Folders to read and fingerprint.")
+    var folders: [String] = []
+
+    @Option(help: "The state database of a run with a fingerprint stage; with one folder, where its fingerprints are kept.")
+    var state: String?
+
+    @Option(help: "The manifest of a run with a fingerprint stage.")
+    var manifest: String?
+
+    @Flag(help: "JSON: {\"groups\": [{\"tier\", \"keeper\", \"why\", \"members\"}], \"unread\": [{\"path\", \"reason\"}]}.")
+    var json = false
+
+    @Option(help: "Files read at once (default: usable CPUs).")
+    var jobs: Int?
+
+    @Option(help: "Memory the files read at once may use together, e.g. 600MiB.")
+    var memoryBudget: ByteSize = ByteSize(bytes: 1 << 30)
+
+    func validate() throws {
+        let sources = (folders.isEmpty ? 0 : 1) + (manifest == nil ? 0 : 1) + (state != nil && folders.isEmpty ? 1 : 0)
+        guard sources == 1 else { throw ValidationError("give folders, --state DB or --manifest M: one source") }
+        if state != nil && folders.count > 1 { throw ValidationError("--state keeps one folder's fingerprints: give one folder with it") }
+    }
+
+    func run() throws {
+        var found = Found()
+        if !folders.isEmpty {
+            for folder in folders { try scan(folder, into: &found) }
+        } else if let manifest {
+            try read(manifest: commandLinePath(manifest), into: &found)
+        } else if let state {
+            try read(state: commandLinePath(state), into: &found)
+        }
+        let groups = DuplicateSearch.groups(found.candidates)
+        if json { try printJSON(groups, found) } else { printText(groups, found) }
+    }
+
+    /// What was read: the files with a fingerprint reading, and those that could not be read, with why.
+    struct Found {
+        var candidates: [DuplicateCandidate] = []
+        var unread: [(path: String, reason: String)] = []
+    }
+}
+
+extension DuplicatesCommand {
+    /// Fingerprints `folder` with a pipeline of `decode` and `fingerprint`, run as `run` runs one.
+    private func scan(_ folder: String, into found: inout Found) throws {
+        let root = commandLinePath(folder)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-duplicates-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let document: JSONValue = [
+            "version": 1,
+            "input": ["root": .string(root.path), "include": ["**/*"], "exclude": ["**/.*"]],
+            "output": ["root": .string(scratch.path)],
+            "stages": [["stage": "decode"], ["stage": "fingerprint"]],
+        ]
+        let data = try JSONEncoder().encode(document)
+        let pipeline = try Pipeline.decode(data, baseDirectory: scratch)
+        var options = RunOptions(inputRoot: root, outputRoot: scratch, concurrency: jobs ?? AvailableCPUs.count, memoryBudget: memoryBudget,
+                                 pipelineName: "duplicates", dryRun: false)
+        options.statePath = state.map(commandLinePath)
+        options.durability = state == nil ? .none : .full
+        options.isolation = .init(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), pipelineDocument: data,
+                                  pipelineFolder: scratch)
+        let prefix = folders.count > 1 ? folder.hasSuffix("/") ? folder : folder + "/" : ""
+        let collected = Collected()
+        _ = try PipelineRunner(pipeline: pipeline, options: options) { collected.add($0, prefix: prefix) }.run()
+        found.candidates += collected.found.candidates
+        found.unread += collected.found.unread
+    }
+
+    /// The items a run's manifest holds.
+    private func read(manifest: URL, into found: inout Found) throws {
+        struct Document: Decodable { let items: [Manifest.Item] }
+        let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: manifest))
+        found.candidates = document.items.compactMap { DuplicateCandidate(path: $0.input, readings: $0.readings) }
+    }
+
+    /// The items a run's state database holds.
+    private func read(state: URL, into found: inout Found) throws {
+        guard let store = try StateStore(readingExisting: state.path) else {
+            printError("error: no state database at \(state.path)")
+            throw ExitCode(ExitStatus.invalid)
+        }
+        try store.forEachReadings { input, text in
+            if let candidate = DuplicateCandidate(path: input, readingsText: text) { found.candidates.append(candidate) }
+        }
+    }
+
+    private func printJSON(_ groups: [DuplicateGroup], _ found: Found) throws {
+        let candidates = found.candidates
+        let document: JSONValue = [
+            "groups": .array(groups.map { group in
+                ["tier": .string(group.tier.rawValue), "keeper": .string(candidates[group.keeper].path), "why": .string(group.why),
+                 "members": .array(group.members.map { .string(candidates[$0].path) })]
+            }),
+            "unread": .array(found.unread.map { ["path": .string($0.path), "reason": .string($0.reason)] }),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(document), as: UTF8.self))
+    }
+
+    private func printText(_ groups: [DuplicateGroup], _ found: Found) {
+        let candidates = found.candidates
+        for group in groups {
+            print("\(group.tier.rawValue): keep \(candidates[group.keeper].path) (\(group.why))")
+            for member in group.members where member != group.keeper { print("    \(candidates[member].path)") }
+        }
+        for file in found.unread { print("unread: \(file.path): \(file.reason)") }
+        let copies = groups.filter { $0.tier != .similar }.reduce(0) { $0 + $1.members.count - 1 }
+        printError("mediabatch: \(candidates.count) files, \(groups.count) groups, \(copies) copies beside their keepers, \(found.unread.count) unread")
+    }
+}
+
+/// The scan's items, as the runner's threads finish them.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var found = DuplicatesCommand.Found()
+
+    func add(_ result: ItemResult, prefix: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let path = prefix + result.input
+        if let error = result.error {
+            found.unread.append((path, "\(error.stage): \(error.message)"))
+        } else if let candidate = DuplicateCandidate(path: path, readings: result.readings) {
+            found.candidates.append(candidate)
+        }
+    }
+}
