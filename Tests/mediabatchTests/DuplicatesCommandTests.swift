@@ -1,0 +1,61 @@
+import Foundation
+import MediaTestSupport
+import TestSupport
+import XCTest
+
+/// `mediabatch duplicates` as a user runs it: over a folder, over a run's state database and its
+/// manifest, as JSON and as text; files it cannot read named with why.
+final class DuplicatesCommandTests: XCTestCase {
+    private func mediabatch(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess(Fixtures.executable.path, arguments, in: Fixtures.repositoryRoot)
+    }
+
+    /// A photo, its identical copy and a re-encode at half size; another photo; a file that is no image.
+    private func library() throws -> URL {
+        let folder = Fixtures.temporaryFolder("duplicates")
+        let photo = folder.appendingPathComponent("a.jpg").path
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/apple_iphone_4.jpg"), toPath: photo)
+        try FileManager.default.copyItem(atPath: photo, toPath: folder.appendingPathComponent("a copy.jpg").path)
+        XCTAssertEqual(try runProcess("vips", ["resize", photo, folder.appendingPathComponent("a_small.webp").path + "[Q=60]", "0.5"]).exitCode, 0)
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"), toPath: folder.appendingPathComponent("b.jpg").path)
+        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
+        return folder
+    }
+
+    func testAFolderGivesItsGroupsAsJSON() throws {
+        let folder = try library()
+        let result = try mediabatch(["duplicates", folder.path, "--json"])
+        XCTAssertEqual(result.exitCode, 0, result.stderr)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let groups = try XCTUnwrap(document["groups"] as? [[String: Any]])
+        XCTAssertEqual(groups.count, 1)
+        XCTAssertEqual(groups.first?["tier"] as? String, "samePhoto")
+        XCTAssertEqual(groups.first?["keeper"] as? String, "a copy.jpg", "the same bytes as a.jpg: the first by path")
+        XCTAssertEqual(groups.first?["members"] as? [String], ["a copy.jpg", "a.jpg", "a_small.webp"])
+        XCTAssertEqual(groups.first?["why"] as? String, "jpeg: the more original format over webp")
+        let unread = try XCTUnwrap(document["unread"] as? [[String: String]])
+        XCTAssertEqual(unread.map { $0["path"] }, ["broken.jpg"])
+        XCTAssertTrue(unread.first?["reason"]?.contains("not a recognised image") == true, "\(unread)")
+    }
+
+    /// A run with a fingerprint stage keeps what `duplicates` reads, in its state database and its manifest.
+    func testARunsStateDatabaseAndManifestGiveTheSameGroups() throws {
+        let folder = try library(), output = Fixtures.temporaryFolder()
+        let pipeline = output.appendingPathComponent("p.json")
+        try Data(#"""
+            {"version": 1, "input": {"root": "\#(folder.path)"}, "output": {"root": "\#(output.path)/out", "manifest": "manifest.json"},
+             "stages": [{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 256}, {"stage": "fingerprint"}, {"stage": "write"}]}
+            """#.utf8).write(to: pipeline)
+        XCTAssertEqual(try mediabatch(["run", pipeline.path, "--quiet"]).exitCode, 1, "broken.jpg fails")
+        let fromState = try mediabatch(["duplicates", "--state", output.appendingPathComponent("out/.mediabatch/state.sqlite").path])
+        let fromManifest = try mediabatch(["duplicates", "--manifest", output.appendingPathComponent("out/manifest.json").path])
+        XCTAssertEqual(fromState.stdout, "samePhoto: keep a copy.jpg (jpeg: the more original format over webp)\n    a.jpg\n    a_small.webp\n", fromState.stderr)
+        XCTAssertEqual(fromManifest.stdout, fromState.stdout)
+    }
+
+    func testOneSourceExactly() throws {
+        let result = try mediabatch(["duplicates"])
+        XCTAssertEqual(result.exitCode, 2)
+        XCTAssertTrue(result.stderr.contains("give folders, --state DB or --manifest M: one source"), result.stderr)
+    }
+}
