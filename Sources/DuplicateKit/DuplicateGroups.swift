@@ -45,8 +45,12 @@ public struct DuplicateGroup: Equatable, Sendable {
 /// The search: the hash index finds candidate pairs, the aligned grids decide each. Movies are
 /// compared with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
 public enum DuplicateSearch {
-    /// At most this far apart (`FingerprintDistance`): one photo. Measured on bench/duplicates' labelled set.
+    /// At most this far apart (`FingerprintDistance`): one photo, one of them cut or resized. Measured
+    /// in bench/README.md: a 10% crop at 0.043–0.050.
     public static let samePhoto = 0.05
+    /// At most this far apart, of one size: one photo (re-encoded, another format, turned by EXIF: 0.001–0.006;
+    /// burst frames where something moved 0.036–0.040).
+    public static let samePhotoSameSize = 0.015
     /// At most this far apart: a near shot.
     public static let similar = 0.12
     /// The hashes of a photo's copies, cut by 10% included, lie within this many bits.
@@ -64,8 +68,9 @@ public enum DuplicateSearch {
         let movies = pictured.map { candidates[$0].keeper.format?.isVideo == true }
         for (a, b) in HammingIndex(prints.map(\.hash)).pairs(within: candidateRadius)
         where movies[a] == movies[b] && FingerprintDistance.shapesMatch(prints[a], prints[b]) {
-            let distance = FingerprintDistance.between(prints[a], prints[b], enough: samePhoto)
-            if distance <= samePhoto { same.union(a, b) } else if distance <= similar { near.append((a, b)) }
+            let limit = FingerprintDistance.sameSize(prints[a], prints[b]) ? samePhotoSameSize : samePhoto
+            let distance = FingerprintDistance.between(prints[a], prints[b], enough: limit)
+            if distance <= limit { same.union(a, b) } else if distance <= similar { near.append((a, b)) }
         }
         let files = { (contents: [Int]) in contents.flatMap { copies[candidates[$0].content]! } }
         var groups: [DuplicateGroup] = []

@@ -12,6 +12,9 @@ public enum FingerprintDistance {
     /// How far the shapes (log of width / height) may differ beyond what the crop explains.
     static let shapeTolerance = 0.03
     static let coarseStep = 0.025
+    /// Whole pictures further apart than this are not searched for a crop: a 10% crop lies 0.13–0.14
+    /// from its photo unaligned (bench/README.md), unrelated pictures mostly 0.15–0.4, random grids 0.33.
+    static let hopeless = 0.2
 
     /// Bits that differ between two hashes.
     public static func hamming(_ a: UInt64, _ b: UInt64) -> Int {
@@ -24,12 +27,18 @@ public enum FingerprintDistance {
         return abs(log(a.aspect) - log(b.aspect)) <= limit
     }
 
-    /// The distance, at most `cutoff` meaningful: a pair already within `enough` of the whole
-    /// pictures is not searched further.
+    /// Photos of one size: one cannot be a crop of the other (a crop changes the size), so they
+    /// are compared whole. Burst frames are of one size.
+    public static func sameSize(_ a: PhotoFingerprint, _ b: PhotoFingerprint) -> Bool {
+        a.width == b.width && a.height == b.height
+    }
+
+    /// The distance: of the whole pictures where they are of one size, within `enough` or
+    /// `hopeless`; else the least over the crops one may be of the other.
     public static func between(_ a: PhotoFingerprint, _ b: PhotoFingerprint, enough: Double) -> Double {
         let whole = Window(left: 0, top: 0, width: 1, height: 1)
         var best = distance(a.grid, b.grid, whole)
-        guard best > enough, shapesMatch(a, b) else { return best }
+        guard best > enough, best <= hopeless, !sameSize(a, b), shapesMatch(a, b) else { return best }
         for (inner, outer) in [(a, b), (b, a)] {
             var found = (distance: best, window: whole)
             for window in windows(of: outer.aspect, holding: inner.aspect, step: coarseStep) {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaBatchCore
 import TestSupport
 import XCTest
 
@@ -77,6 +78,8 @@ final class SchemaCommandTests: XCTestCase {
                 XCTAssertNotNil(property["description"], "\(keys["stage"]!["const"]!).\(key) has no description")
             }
         }
-        XCTAssertEqual(stages.count, 10, "every spelling, variants and stripLocation included")
+        let spellings = stages.compactMap { (($0["properties"] as? [String: [String: Any]])?["stage"])?["const"] as? String }
+        XCTAssertEqual(spellings.sorted(), StageList.catalog.types.flatMap { $0.syntax.map(\.spelling) }.sorted(),
+                       "every spelling, presets (stripLocation) included")
     }
 }

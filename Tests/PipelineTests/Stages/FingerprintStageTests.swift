@@ -22,8 +22,8 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
         return (folder, report, state, DuplicateSearch.groups(candidates), candidates)
     }()
 
-    /// A phone photo and its copies, a HEIC and the JPEG exported from it, an unrelated photo,
-    /// and flat frames.
+    /// A phone photo and its copies, a HEIC and the JPEG exported from it, two frames of a burst,
+    /// an unrelated photo, and flat frames.
     private static func makeLibrary() throws -> URL {
         let folder = Fixtures.temporaryFolder("library")
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -47,6 +47,10 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
         try tool("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", path("photo_turned.jpg")])
         try FileManager.default.copyItem(atPath: Fixtures.sample("heic/IMG_1034.heic"), toPath: path("IMG_1034.heic"))
         try vips("copy", path("IMG_1034.heic"), path("IMG_1034.jpg[Q=85]"))
+        // Frames 0.3 s apart of a real clip in which the train moves: a burst.
+        for (name, time) in [("burst_1.jpg", "0.2"), ("burst_2.jpg", "0.5")] {
+            try tool("ffmpeg", ["-v", "error", "-y", "-ss", time, "-i", Fixtures.sample("livephoto/train.mov"), "-frames:v", "1", "-q:v", "2", path(name)])
+        }
         try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"), toPath: path("other.jpg"))
         try vips("black", path("black.png"), "640", "480")
         try vips("linear", path("black.png"), path("white.jpg"), "1", "255")
@@ -74,9 +78,13 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(heic.why, "heic: the more original format over jpeg")
     }
 
-    /// (Burst frames are not asserted apart: the aligned search that finds a 5% crop aligns a
-    /// panning camera's frames too; bench/README.md has the measurement.)
-    func testOtherPhotosAndFlatFramesAreNeverOnePhoto() throws {
+    /// Burst frames where something moved are `similar`, never one photo. (Frames of a scene where
+    /// nothing moves are, at this grid's resolution: bench/README.md.)
+    func testBurstFramesOtherPhotosAndFlatFramesAreNeverOnePhoto() throws {
+        XCTAssertNil(group(of: "burst_1.jpg"), "\(paths(group(of: "burst_1.jpg")))")
+        let burst = try XCTUnwrap(Self.scanned.groups.first { paths($0).contains("burst_1.jpg") })
+        XCTAssertEqual(burst.tier, .similar)
+        XCTAssertEqual(paths(burst), ["burst_1.jpg", "burst_2.jpg"])
         XCTAssertNil(group(of: "other.jpg"))
         for flat in ["black.png", "white.jpg", "black_small.jpg"] {
             XCTAssertNil(group(of: flat), flat)
