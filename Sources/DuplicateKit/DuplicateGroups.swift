@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One file as the duplicate search sees it: its bytes' hash, what its photo looks like (nil:
 /// flat, grouped by its bytes alone) and what decides the keeper.
 public struct DuplicateCandidate: Sendable {
@@ -53,8 +55,9 @@ public enum DuplicateSearch {
     public static let samePhotoSameSize = 0.015
     /// At most this far apart: a near shot.
     public static let similar = 0.12
-    /// The hashes of a photo's copies, cut by 10% included, lie within this many bits.
-    public static let candidateRadius = 15
+    /// A copy's hash lies within this many bits of its photo's, or of the hash of the window it was cut from
+    /// (`PhotoFingerprint.windows`); the most `HammingIndex` finds every match within.
+    public static let candidateRadius = 8
 
     public static func groups(_ candidates: [DuplicateCandidate]) -> [DuplicateGroup] {
         var copies: [ContentKey: [Int]] = [:]
@@ -66,8 +69,7 @@ public enum DuplicateSearch {
         var same = UnionFind(count: pictured.count)
         var near: [(Int, Int)] = []
         let movies = pictured.map { candidates[$0].keeper.format?.isVideo == true }
-        for (a, b) in HammingIndex(prints.map(\.hash)).pairs(within: candidateRadius)
-        where movies[a] == movies[b] && FingerprintDistance.shapesMatch(prints[a], prints[b]) {
+        for (a, b) in candidatePairs(prints) where movies[a] == movies[b] && FingerprintDistance.shapesMatch(prints[a], prints[b]) {
             let limit = FingerprintDistance.sameSize(prints[a], prints[b]) ? samePhotoSameSize : samePhoto
             let distance = FingerprintDistance.between(prints[a], prints[b], enough: limit)
             if distance <= limit { same.union(a, b) } else if distance <= similar { near.append((a, b)) }
@@ -86,6 +88,38 @@ public enum DuplicateSearch {
         }
         groups += similarGroups(near, same: &same, pictured: pictured, files: files, candidates)
         return groups.sorted { ($0.tier.order, candidates[$0.keeper].path) < ($1.tier.order, candidates[$1.keeper].path) }
+    }
+
+    /// Each pair (a < b) whose hashes lie within `candidateRadius`, one's whole against a window of the other's, once.
+    static func candidatePairs(_ prints: [PhotoFingerprint]) -> [(Int, Int)] {
+        let windows = PhotoFingerprint.windows.count
+        let index = HammingIndex(Self.windowHashes(prints))
+        var pairs = index.pairs(of: prints.map(\.hash), within: candidateRadius).compactMap { found -> UInt64? in
+            let other = found.match / windows
+            guard other != found.query else { return nil }
+            return UInt64(min(other, found.query)) << 32 | UInt64(max(other, found.query))
+        }
+        pairs.sort()
+        var unique: [(Int, Int)] = []
+        for (position, pair) in pairs.enumerated() where position == 0 || pairs[position - 1] != pair {
+            unique.append((Int(pair >> 32), Int(pair & 0xffff_ffff)))
+        }
+        return unique
+    }
+
+    /// Every print's `windowHashes`, in order, computed by both CPUs' worth of threads.
+    static func windowHashes(_ prints: [PhotoFingerprint]) -> [UInt64] {
+        let windows = PhotoFingerprint.windows.count, chunks = max(1, min(64, prints.count / 1024))
+        var hashes = [UInt64](repeating: 0, count: prints.count * windows)
+        hashes.withUnsafeMutableBufferPointer { buffer in
+            let hashes = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for print in prints.count * chunk / chunks..<prints.count * (chunk + 1) / chunks {
+                    for (window, hash) in prints[print].windowHashes.enumerated() { hashes[print * windows + window] = hash }
+                }
+            }
+        }
+        return hashes
     }
 
     /// Photos linked by near shots, each photo with all its files.

@@ -54,7 +54,7 @@ public enum FingerprintDistance {
     }
 
     /// A region of a picture, in fractions of its width and height.
-    struct Window: Equatable {
+    public struct Window: Equatable, Sendable {
         var left, top, width, height: Double
 
         func isInside(crop: Double) -> Bool {
@@ -89,32 +89,34 @@ public enum FingerprintDistance {
         return found
     }
 
-    /// `inner`'s grid against `outer`'s sampled over `window` (bilinear, at the centres of a grid's cells).
+    /// `inner`'s grid against `outer`'s sampled over `window`.
     static func distance(_ inner: [UInt8], _ outer: [UInt8], _ window: Window) -> Double {
+        let sampled = sampled(outer, over: window), count = Double(sampled.count)
+        let shift = (inner.reduce(0) { $0 + Double($1) } - sampled.reduce(0, +)) / count
+        var total = 0.0
+        for index in sampled.indices { total += abs(Double(inner[index]) - sampled[index] - shift) }
+        return total / count / 255
+    }
+
+    /// A grid's values over `window`, as a grid of the same side (bilinear, at the centres of its cells).
+    static func sampled(_ grid: [UInt8], over window: Window) -> [Double] {
         let side = PhotoFingerprint.side
         let columns = taps(start: window.left, size: window.width), rows = taps(start: window.top, size: window.height)
         var sampled = [Double](repeating: 0, count: side * side)
-        var innerSum = 0.0, outerSum = 0.0
         for y in 0..<side {
             let row = rows[y]
             for x in 0..<side {
                 let column = columns[x]
-                let top = Double(outer[row.first * side + column.first]) * (1 - column.weight) + Double(outer[row.first * side + column.second]) * column.weight
-                let bottom = Double(outer[row.second * side + column.first]) * (1 - column.weight) + Double(outer[row.second * side + column.second]) * column.weight
-                let value = top * (1 - row.weight) + bottom * row.weight
-                sampled[y * side + x] = value
-                outerSum += value
-                innerSum += Double(inner[y * side + x])
+                let top = Double(grid[row.first * side + column.first]) * (1 - column.weight) + Double(grid[row.first * side + column.second]) * column.weight
+                let bottom = Double(grid[row.second * side + column.first]) * (1 - column.weight) + Double(grid[row.second * side + column.second]) * column.weight
+                sampled[y * side + x] = top * (1 - row.weight) + bottom * row.weight
             }
         }
-        let shift = (innerSum - outerSum) / Double(side * side)
-        var total = 0.0
-        for index in 0..<side * side { total += abs(Double(inner[index]) - sampled[index] - shift) }
-        return total / Double(side * side) / 255
+        return sampled
     }
 
     /// For each of a grid's cells across a window from `start` of `size`: the two grid cells it lies between, and how far.
-    private static func taps(start: Double, size: Double) -> [(first: Int, second: Int, weight: Double)] {
+    static func taps(start: Double, size: Double) -> [(first: Int, second: Int, weight: Double)] {
         let side = PhotoFingerprint.side
         return (0..<side).map { index in
             let position = ((start + size * (Double(index) + 0.5) / Double(side)) * Double(side) - 0.5)

@@ -1,26 +1,28 @@
 import Dispatch
 
-/// Every pair of 64-bit hashes within a Hamming radius, without comparing all pairs: multi-index
-/// hashing (Norouzi et al., 2012). Each hash is cut into four 16-bit blocks, one table a block;
-/// two hashes within `radius` bits have some block within `radius / 4` bits (pigeonhole), so a
-/// query looks up only the few block values that close to its own, in each table.
+/// Every hash within a Hamming radius of a query, without comparing all pairs: multi-index hashing
+/// (Norouzi et al., 2012). Each hash is cut into three blocks of 22, 21 and 21 bits, one table a
+/// block; a hash within `radius` bits of the query has some block within `radius / 3` bits of the
+/// query's (pigeonhole), so a query looks up only the block values that close to its own.
 public struct HammingIndex: Sendable {
-    static let blocks = 4
+    /// Each block's first bit and width.
+    static let blocks: [(shift: Int, bits: Int)] = [(0, 22), (22, 21), (43, 21)]
     private let hashes: [UInt64]
     /// For each block: the hashes' indices sorted by that block's value, and where each value's run starts.
     private let order: [[Int32]]
     private let starts: [[Int32]]
 
     public init(_ hashes: [UInt64]) {
+        precondition(hashes.count < Int(Int32.max))
         self.hashes = hashes
         var order: [[Int32]] = [], starts: [[Int32]] = []
-        for block in 0..<Self.blocks {
-            var counts = [Int32](repeating: 0, count: 65537)
-            for hash in hashes { counts[Int(Self.value(hash, block)) + 1] += 1 }
+        for block in Self.blocks.indices {
+            var counts = [Int32](repeating: 0, count: (1 << Self.blocks[block].bits) + 1)
+            for hash in hashes { counts[Self.value(hash, block) + 1] += 1 }
             for index in 1..<counts.count { counts[index] += counts[index - 1] }
             var next = counts, sorted = [Int32](repeating: 0, count: hashes.count)
             for (index, hash) in hashes.enumerated() {
-                let value = Int(Self.value(hash, block))
+                let value = Self.value(hash, block)
                 sorted[Int(next[value])] = Int32(index)
                 next[value] += 1
             }
@@ -31,60 +33,53 @@ public struct HammingIndex: Sendable {
         self.starts = starts
     }
 
-    /// Every pair (i, j), i < j, whose hashes are within `radius` bits, found by both CPUs' worth of threads.
-    public func pairs(within radius: Int) -> [(Int, Int)] {
-        let chunks = max(1, min(64, hashes.count / 4096))
-        var found = [[(Int, Int)]](repeating: [], count: chunks)
+    /// Calls `visit` with every hash's index within `radius` bits of `query`, once each.
+    public func matches(of query: UInt64, within radius: Int, _ visit: (Int) -> Void) {
+        let blockRadius = radius / Self.blocks.count
+        for block in Self.blocks.indices {
+            let own = Self.value(query, block)
+            order[block].withUnsafeBufferPointer { order in
+                starts[block].withUnsafeBufferPointer { starts in
+                    for flip in Self.flips[Self.blocks[block].bits]![min(blockRadius, 2)] {
+                        let value = own ^ flip
+                        for position in Int(starts[value])..<Int(starts[value + 1]) {
+                            let index = Int(order[position]), hash = hashes[index]
+                            guard (hash ^ query).nonzeroBitCount <= radius else { continue }
+                            // Found once: in the first block within the block radius.
+                            let earlier = (0..<block).contains { (Self.value(hash, $0) ^ Self.value(query, $0)).nonzeroBitCount <= blockRadius }
+                            if !earlier { visit(index) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every (query, match) pair within `radius`, the queries shared among both CPUs' worth of threads.
+    public func pairs(of queries: [UInt64], within radius: Int) -> [(query: Int, match: Int)] {
+        let chunks = max(1, min(64, queries.count / 4096))
+        var found = [[(query: Int, match: Int)]](repeating: [], count: chunks)
         found.withUnsafeMutableBufferPointer { results in
             let buffer = results
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                var pairs: [(Int, Int)] = []
-                let range = hashes.count * chunk / chunks..<hashes.count * (chunk + 1) / chunks
-                for index in range { neighbours(of: index, within: radius) { pairs.append((index, $0)) } }
+                var pairs: [(query: Int, match: Int)] = []
+                for query in queries.count * chunk / chunks..<queries.count * (chunk + 1) / chunks {
+                    matches(of: queries[query], within: radius) { pairs.append((query, $0)) }
+                }
                 buffer[chunk] = pairs
             }
         }
         return found.flatMap { $0 }
     }
 
-    /// Calls `visit` with every j > `index` whose hash is within `radius` bits, once each.
-    public func neighbours(of index: Int, within radius: Int, _ visit: (Int) -> Void) {
-        let hash = hashes[index], blockRadius = radius / Self.blocks
-        for block in 0..<Self.blocks {
-            let own = Self.value(hash, block)
-            for flip in Self.flips(within: blockRadius) {
-                let value = Int(own ^ flip)
-                for position in Int(starts[block][value])..<Int(starts[block][value + 1]) {
-                    let other = Int(order[block][position])
-                    guard other > index, FingerprintDistance.hamming(hash, hashes[other]) <= radius else { continue }
-                    // Found once: in the first block within the block radius.
-                    let earlier = (0..<block).contains { (Self.value(hash, $0) ^ Self.value(hashes[other], $0)).nonzeroBitCount <= blockRadius }
-                    if !earlier { visit(other) }
-                }
-            }
-        }
+    private static func value(_ hash: UInt64, _ block: Int) -> Int {
+        Int(truncatingIfNeeded: hash >> UInt64(blocks[block].shift)) & (1 << blocks[block].bits - 1)
     }
 
-    private static func value(_ hash: UInt64, _ block: Int) -> UInt16 {
-        UInt16(truncatingIfNeeded: hash >> UInt64(16 * block))
-    }
-
-    /// Every 16-bit mask of at most `radius` bits set (radius ≤ 3: 697 masks).
-    private static func flips(within radius: Int) -> [UInt16] {
-        switch radius {
-        case 0: return flipsUpTo0
-        case 1: return flipsUpTo1
-        case 2: return flipsUpTo2
-        default: return flipsUpTo3
-        }
-    }
-
-    private static let flipsUpTo0: [UInt16] = [0]
-    private static let flipsUpTo1: [UInt16] = masks(upTo: 1)
-    private static let flipsUpTo2: [UInt16] = masks(upTo: 2)
-    private static let flipsUpTo3: [UInt16] = masks(upTo: 3)
-
-    private static func masks(upTo bits: Int) -> [UInt16] {
-        (0...UInt16.max).filter { $0.nonzeroBitCount <= bits }
-    }
+    /// By block width, by radius 0...2: every mask of that many bits with at most that many set.
+    private static let flips: [Int: [[Int]]] = Dictionary(uniqueKeysWithValues: Set(blocks.map(\.bits)).map { bits in
+        let ones = (0..<bits).map { 1 << $0 }
+        let twos = (0..<bits).flatMap { a in (0..<a).map { b in 1 << a | 1 << b } }
+        return (bits, [[0], [0] + ones, [0] + ones + twos])
+    })
 }

@@ -104,9 +104,26 @@ extension DuplicatesCommand {
             printError("error: no state database at \(state.path)")
             throw ExitCode(ExitStatus.invalid)
         }
-        try store.forEachReadings { input, text in
-            if let candidate = DuplicateCandidate(path: input, readingsText: text) { found.candidates.append(candidate) }
+        // Parsed a batch at a time on every CPU: the JSON is most of the time at a million items.
+        var batch: [(input: String, text: String)] = []
+        func parse() {
+            var parsed = [DuplicateCandidate?](repeating: nil, count: batch.count)
+            parsed.withUnsafeMutableBufferPointer { buffer in
+                let results = buffer, lanes = AvailableCPUs.count
+                DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                    for row in stride(from: lane, to: batch.count, by: lanes) {
+                        results[row] = DuplicateCandidate(path: batch[row].input, readingsText: batch[row].text)
+                    }
+                }
+            }
+            found.candidates += parsed.compactMap { $0 }
+            batch.removeAll(keepingCapacity: true)
         }
+        try store.forEachReadings { input, text in
+            batch.append((input, text))
+            if batch.count == 8192 { parse() }
+        }
+        parse()
     }
 
     private func printJSON(_ groups: [DuplicateGroup], _ found: Found) throws {

@@ -63,19 +63,13 @@ struct FingerprintStage: PhotoReader, Equatable {
             let (r, g, b) = (Double(squeezed.samples[index]), Double(squeezed.samples[index + 1]), Double(squeezed.samples[index + 2]))
             return UInt8((0.299 * r + 0.587 * g + 0.114 * b).rounded())
         }
-        var reading: [String: JSONValue] = [
-            "sha256": .string(item.contentHash), "format": .string(item.format.rawValue),
-            "width": .number(Double(upright.width)), "height": .number(Double(upright.height)),
-            "metadataBytes": .number(Double(metadataBytes(item))),
-        ]
-        if let captured = item.facts.capture, captured.source == .metadata { reading["captured"] = .string(ISO8601DateFormatter().string(from: captured.date)) }
-        if let print = PhotoFingerprint(luma: luma, width: upright.width, height: upright.height) {
-            reading["hash"] = .string(String(format: "%016llx", print.hash))
-            reading["grid"] = .string(Data(print.grid).base64EncodedString())
-        } else {
-            reading["flat"] = true
-        }
-        return .object(reading)
+        let print = PhotoFingerprint(luma: luma, width: upright.width, height: upright.height)
+        let captured = item.facts.capture.flatMap { $0.source == .metadata ? $0.date.formatted(.iso8601) : nil }
+        let reading = FingerprintReading(sha256: item.contentHash, format: item.format.rawValue, width: upright.width, height: upright.height,
+                                         metadataBytes: metadataBytes(item), captured: captured,
+                                         hash: print.map { String(format: "%016llx", $0.hash) }, grid: print.map { Data($0.grid).base64EncodedString() },
+                                         flat: print == nil ? true : nil)
+        return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reading))
     }
 
     private static func metadataBytes(_ item: ItemContext) -> Int {
@@ -84,33 +78,45 @@ struct FingerprintStage: PhotoReader, Equatable {
     }
 }
 
-extension DuplicateCandidate {
-    /// The file at `path` as its `fingerprint` reading describes it; nil for anything else.
-    public init?(path: String, reading: JSONValue) {
-        guard case .object(let fields) = reading, case .string(let sha)? = fields["sha256"],
-              case .number(let width)? = fields["width"], case .number(let height)? = fields["height"] else { return nil }
-        var print: PhotoFingerprint?
-        if case .string(let hex)? = fields["hash"], let hash = UInt64(hex, radix: 16),
-           case .string(let grid)? = fields["grid"], let bytes = Data(base64Encoded: grid), bytes.count == PhotoFingerprint.side * PhotoFingerprint.side {
-            print = PhotoFingerprint(hash: hash, grid: [UInt8](bytes), width: Int(width), height: Int(height))
-        }
-        let format = if case .string(let name)? = fields["format"] { MediaFormat(rawValue: name) } else { MediaFormat?.none }
-        let captured = if case .string(let text)? = fields["captured"] { ISO8601DateFormatter().date(from: text) } else { Date?.none }
-        let metadata = if case .number(let bytes)? = fields["metadataBytes"] { Int(bytes) } else { 0 }
-        self.init(path: path, contentHash: sha, fingerprint: print,
-                  keeper: KeeperFacts(format: format, width: Int(width), height: Int(height), metadataBytes: metadata, captured: captured))
-    }
-
-    /// From a state database's or a manifest's readings of the item at `path`.
-    public init?(path: String, readings: [String: JSONValue]) {
-        guard let reading = readings[StageName.fingerprint.rawValue] else { return nil }
-        self.init(path: path, reading: reading)
-    }
+/// The `fingerprint` reading, as the report, the manifest and the state database hold it.
+struct FingerprintReading: Codable {
+    let sha256: String
+    let format: String
+    /// The photo's size, upright.
+    let width: Int
+    let height: Int
+    /// Bytes of EXIF, XMP and IPTC.
+    let metadataBytes: Int
+    /// When the metadata says it was taken, ISO 8601.
+    let captured: String?
+    /// `PhotoFingerprint.hash`, hexadecimal, and its grid, base64; absent for a flat picture.
+    let hash: String?
+    let grid: String?
+    let flat: Bool?
 }
 
 extension DuplicateCandidate {
+    /// The file at `path` as its reading describes it.
+    init(path: String, _ reading: FingerprintReading) {
+        let grid = reading.grid.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
+        let print = grid.flatMap { $0.count == PhotoFingerprint.side * PhotoFingerprint.side ? $0 : nil }
+            .map { PhotoFingerprint(grid: $0, width: reading.width, height: reading.height) }
+        self.init(path: path, contentHash: reading.sha256, fingerprint: print,
+                  keeper: KeeperFacts(format: MediaFormat(rawValue: reading.format), width: reading.width, height: reading.height,
+                                      metadataBytes: reading.metadataBytes, captured: reading.captured.flatMap { try? Date($0, strategy: .iso8601) }))
+    }
+
+    /// From a report's or a manifest's readings of the item at `path`; nil without a `fingerprint` reading.
+    public init?(path: String, readings: [String: JSONValue]) {
+        guard let value = readings[StageName.fingerprint.rawValue],
+              let reading = try? JSONDecoder().decode(FingerprintReading.self, from: JSONEncoder().encode(value)) else { return nil }
+        self.init(path: path, reading)
+    }
+
     /// From the readings a state database keeps of the item at `path` (`ItemRecord.readings`).
     public init?(path: String, readingsText: String) {
-        self.init(path: path, readings: Readings.parse(readingsText))
+        struct Readings: Decodable { let fingerprint: FingerprintReading? }
+        guard let reading = try? JSONDecoder().decode(Readings.self, from: Data(readingsText.utf8)).fingerprint else { return nil }
+        self.init(path: path, reading)
     }
 }
