@@ -47,12 +47,16 @@ public struct DuplicateGroup: Equatable, Sendable {
 /// The search: the hash index finds candidate pairs, the aligned grids decide each. Movies are
 /// compared with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
 public enum DuplicateSearch {
-    /// At most this far apart (`FingerprintDistance`): one photo, one of them cut or resized. Measured
-    /// in bench/README.md: a 10% crop at 0.043–0.050.
-    public static let samePhoto = 0.05
-    /// At most this far apart, of one size: one photo (re-encoded, another format, turned by EXIF: 0.001–0.006;
-    /// burst frames where something moved 0.036–0.040).
-    public static let samePhotoSameSize = 0.015
+    /// One photo, as far apart as `FingerprintDistance` measures (bench/README.md: a labelled set of 440
+    /// files). Of one size, compared whole: re-encoded, another format, turned by EXIF lie ≤ 0.0056, burst
+    /// frames ≥ 0.0061.
+    public static let samePhotoSameSize = 0.006
+    /// Of other sizes, where no crop explains the difference (a resize): ≤ this.
+    public static let samePhotoResized = 0.015
+    /// Where a crop does (aligned, the distance falls below `cropGain` of the whole's): ≤ this. A video
+    /// frame against a crop of its Live Photo's still lies 0.0334 apart.
+    public static let samePhotoCut = 0.033
+    static let cropGain = 0.7
     /// At most this far apart: a near shot.
     public static let similar = 0.12
     /// A copy's hash lies within this many bits of its photo's, or of the hash of the window it was cut from
@@ -70,9 +74,11 @@ public enum DuplicateSearch {
         var near: [(Int, Int)] = []
         let movies = pictured.map { candidates[$0].keeper.format?.isVideo == true }
         for (a, b) in candidatePairs(prints) where movies[a] == movies[b] && FingerprintDistance.shapesMatch(prints[a], prints[b]) {
-            let limit = FingerprintDistance.sameSize(prints[a], prints[b]) ? samePhotoSameSize : samePhoto
-            let distance = FingerprintDistance.between(prints[a], prints[b], enough: limit)
-            if distance <= limit { same.union(a, b) } else if distance <= similar { near.append((a, b)) }
+            switch tier(prints[a], prints[b]) {
+            case .samePhoto?: same.union(a, b)
+            case .similar?: near.append((a, b))
+            default: break
+            }
         }
         let files = { (contents: [Int]) in contents.flatMap { copies[candidates[$0].content]! } }
         var groups: [DuplicateGroup] = []
@@ -86,7 +92,7 @@ public enum DuplicateSearch {
             let same = copies[candidates[representative].content]!
             if same.count > 1 { groups.append(group(.identical, same, candidates)) }
         }
-        groups += similarGroups(near, same: &same, pictured: pictured, files: files, candidates)
+        groups += similarGroups(near, same: &same, photos: photos, files: files, candidates)
         return groups.sorted { ($0.tier.order, candidates[$0.keeper].path) < ($1.tier.order, candidates[$1.keeper].path) }
     }
 
@@ -107,6 +113,16 @@ public enum DuplicateSearch {
         return unique
     }
 
+    /// What two fingerprints are to each other: one photo, near shots, or nothing.
+    static func tier(_ a: PhotoFingerprint, _ b: PhotoFingerprint) -> DuplicateGroup.Tier? {
+        let sameSize = FingerprintDistance.sameSize(a, b)
+        let comparison = FingerprintDistance.between(a, b, enough: sameSize ? samePhotoSameSize : samePhotoResized)
+        let cut = comparison.aligned <= cropGain * comparison.whole
+        let limit = sameSize ? samePhotoSameSize : cut ? samePhotoCut : samePhotoResized
+        if comparison.aligned <= limit { return .samePhoto }
+        return comparison.aligned <= similar ? .similar : nil
+    }
+
     /// Every print's `windowHashes`, in order, computed by both CPUs' worth of threads.
     static func windowHashes(_ prints: [PhotoFingerprint]) -> [UInt64] {
         let windows = PhotoFingerprint.windows.count, chunks = max(1, min(64, prints.count / 1024))
@@ -123,17 +139,15 @@ public enum DuplicateSearch {
     }
 
     /// Photos linked by near shots, each photo with all its files.
-    private static func similarGroups(_ near: [(Int, Int)], same: inout UnionFind, pictured: [Int], files: ([Int]) -> [Int],
+    private static func similarGroups(_ near: [(Int, Int)], same: inout UnionFind, photos: [Int: [Int]], files: ([Int]) -> [Int],
                                       _ candidates: [DuplicateCandidate]) -> [DuplicateGroup] {
-        var shots = UnionFind(count: pictured.count)
-        for (a, b) in near where same.root(a) != same.root(b) { shots.union(same.root(a), same.root(b)) }
+        var shots = UnionFind(count: photos.values.reduce(0) { $0 + $1.count })
+        for (a, b) in near { shots.union(same.root(a), same.root(b)) }
         var linked: [Int: Set<Int>] = [:]
-        for (a, _) in near { linked[shots.root(same.root(a)), default: []].insert(same.root(a)) }
-        for (_, b) in near { linked[shots.root(same.root(b)), default: []].insert(same.root(b)) }
-        return linked.values.filter { $0.count > 1 }.map { photos in
-            let contents = pictured.indices.filter { photos.contains(same.root($0)) }.map { pictured[$0] }
-            return group(.similar, files(contents), candidates)
+        for (a, b) in near {
+            for photo in [same.root(a), same.root(b)] { linked[shots.root(photo), default: []].insert(photo) }
         }
+        return linked.values.filter { $0.count > 1 }.map { roots in group(.similar, files(roots.flatMap { photos[$0]! }), candidates) }
     }
 
     private static func group(_ tier: DuplicateGroup.Tier, _ members: [Int], _ candidates: [DuplicateCandidate]) -> DuplicateGroup {

@@ -33,24 +33,37 @@ public enum FingerprintDistance {
         a.width == b.width && a.height == b.height
     }
 
-    /// The distance: of the whole pictures where they are of one size, within `enough` or
-    /// `hopeless`; else the least over the crops one may be of the other.
-    public static func between(_ a: PhotoFingerprint, _ b: PhotoFingerprint, enough: Double) -> Double {
+    /// Two grids' distance whole, and at the best crop one may be of the other.
+    public struct Comparison: Equatable, Sendable {
+        public let whole: Double
+        public let aligned: Double
+    }
+
+    /// The grids compared whole, and aligned where one may be a crop of the other: not where they
+    /// are of one size, within `enough` or beyond `hopeless` whole.
+    public static func between(_ a: PhotoFingerprint, _ b: PhotoFingerprint, enough: Double) -> Comparison {
         let whole = Window(left: 0, top: 0, width: 1, height: 1)
-        var best = distance(a.grid, b.grid, whole)
-        guard best > enough, best <= hopeless, !sameSize(a, b), shapesMatch(a, b) else { return best }
+        let unaligned = distance(a.grid, b.grid, whole)
+        guard unaligned > enough, unaligned <= hopeless, !sameSize(a, b), shapesMatch(a, b) else {
+            return Comparison(whole: unaligned, aligned: unaligned)
+        }
+        var best = unaligned
         for (inner, outer) in [(a, b), (b, a)] {
-            var found = (distance: best, window: whole)
+            var found = (distance: unaligned, window: whole)
             for window in windows(of: outer.aspect, holding: inner.aspect, step: coarseStep) {
                 let d = distance(inner.grid, outer.grid, window)
                 if d < found.distance { found = (d, window) }
             }
-            for window in found.window.neighbours(step: coarseStep / 2) where window.isInside(crop: crop) {
-                found.distance = min(found.distance, distance(inner.grid, outer.grid, window))
+            // Finer steps around the best window: half, then a quarter of the coarse one.
+            for step in [coarseStep / 2, coarseStep / 4] {
+                for window in found.window.neighbours(step: step) where window.isInside(crop: crop) {
+                    let d = distance(inner.grid, outer.grid, window)
+                    if d < found.distance { found = (d, window) }
+                }
             }
             best = min(best, found.distance)
         }
-        return best
+        return Comparison(whole: unaligned, aligned: best)
     }
 
     /// A region of a picture, in fractions of its width and height.

@@ -13,6 +13,8 @@ public enum Defaults {
     public static let trusted = false
     /// The camera's JPEG is what its owner saw on the camera's screen.
     public static let rawJpegPairs = Pipeline.RawJpegPairs.jpeg
+    /// Every file processed, as without duplicate detection.
+    public static let duplicates = Pipeline.Duplicates.all
     public static let memoryBudget = ByteSize(bytes: 1 << 30)
     /// sharp's default: 16383 × 16383.
     public static let maxPixels = 268_402_689

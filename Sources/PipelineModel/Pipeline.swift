@@ -21,6 +21,16 @@ public struct Pipeline: Sendable {
         public var trusted: Bool
         /// Which file of a camera's RAW+JPEG pair stands for the photo.
         public var rawJpegPairs: RawJpegPairs
+        /// Whether the copies of a photo are all processed, or its keeper alone.
+        public var duplicates: Duplicates = Defaults.duplicates
+    }
+
+    /// The copies of one photo in the input (`mediabatch duplicates`' identical and samePhoto groups).
+    public enum Duplicates: String, CaseIterable, Sendable {
+        /// Every file is processed.
+        case all
+        /// The keeper is processed; its copies are skipped (`duplicateOf: KEEPER (tier)`).
+        case keeper
     }
 
     /// A camera set to RAW+JPEG writes `IMG_0001.CR2` beside `IMG_0001.JPG` (or a HEIF): one photo,

@@ -76,7 +76,7 @@ struct PipelineDecoder {
             extensionMismatch: try object.value(InputKeys.extensionMismatch),
             followSymlinks: try object.value(InputKeys.followSymlinks),
             trusted: try object.value(InputKeys.trusted),
-            rawJpegPairs: try object.value(InputKeys.rawJpegPairs))
+            rawJpegPairs: try object.value(InputKeys.rawJpegPairs), duplicates: try object.value(InputKeys.duplicates))
         try object.finish(declared: InputKeys.all)
         return input
     }

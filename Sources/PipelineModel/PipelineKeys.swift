@@ -47,8 +47,12 @@ enum InputKeys {
                                   + "JPEG is processed, the RAW skipped (pairedWithJpeg); raw: the reverse (pairedWithRaw); both: "
                                   + "both, and write.path must tell them apart ({inputExt} or {hash:N}).")
 
+    static let duplicates = Key("duplicates", .choice("which copies of a photo are processed"), .value(Defaults.duplicates),
+                                "all: every file; keeper: each photo's keeper alone, its copies (identical bytes, or one photo "
+                                + "re-encoded, resized, cut) skipped as duplicateOf, as mediabatch duplicates groups them.")
+
     static let all = [root.described, include.described, exclude.described, formats.described, extensionMismatch.described,
-                      followSymlinks.described, trusted.described, rawJpegPairs.described]
+                      followSymlinks.described, trusted.described, rawJpegPairs.described, duplicates.described]
 }
 
 enum OutputKeys {

@@ -57,38 +57,20 @@ struct DuplicatesCommand: ParsableCommand {
         if json { try printJSON(groups, found) } else { printText(groups, found) }
     }
 
-    /// What was read: the files with a fingerprint reading, and those that could not be read, with why.
-    struct Found {
-        var candidates: [DuplicateCandidate] = []
-        var unread: [(path: String, reason: String)] = []
-    }
+    typealias Found = DuplicateScan.Found
 }
 
 extension DuplicatesCommand {
-    /// Fingerprints `folder` with a pipeline of `decode` and `fingerprint`, run as `run` runs one.
+    /// Fingerprints `folder` as `run` would (`DuplicateScan`).
     private func scan(_ folder: String, into found: inout Found) throws {
-        let root = commandLinePath(folder)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-duplicates-\(getpid())")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let document: JSONValue = [
-            "version": 1,
-            "input": ["root": .string(root.path), "include": ["**/*"], "exclude": ["**/.*"]],
-            "output": ["root": .string(scratch.path)],
-            "stages": [["stage": "decode"], ["stage": "fingerprint"]],
-        ]
-        let data = try JSONEncoder().encode(document)
-        let pipeline = try Pipeline.decode(data, baseDirectory: scratch)
-        var options = RunOptions(inputRoot: root, outputRoot: scratch, concurrency: jobs ?? AvailableCPUs.count, memoryBudget: memoryBudget,
-                                 pipelineName: "duplicates", dryRun: false)
-        options.statePath = state.map(commandLinePath)
-        options.durability = state == nil ? .none : .full
-        options.isolation = .init(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), pipelineDocument: data,
-                                  pipelineFolder: scratch)
         let prefix = folders.count > 1 ? folder.hasSuffix("/") ? folder : folder + "/" : ""
-        let collected = Collected()
-        _ = try PipelineRunner(pipeline: pipeline, options: options) { collected.add($0, prefix: prefix) }.run()
-        found.candidates += collected.found.candidates
-        found.unread += collected.found.unread
+        let scanned = try DuplicateScan.scan(.init(root: commandLinePath(folder), scratch: scratch, statePath: state.map(commandLinePath)),
+                                             concurrency: jobs ?? AvailableCPUs.count, budget: memoryBudget,
+                                             workers: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), prefix: prefix)
+        found.candidates += scanned.candidates
+        found.unread += scanned.unread
     }
 
     /// The items a run's manifest holds.
@@ -149,22 +131,5 @@ extension DuplicatesCommand {
         for file in found.unread { print("unread: \(file.path): \(file.reason)") }
         let copies = groups.filter { $0.tier != .similar }.reduce(0) { $0 + $1.members.count - 1 }
         printError("mediabatch: \(candidates.count) files, \(groups.count) groups, \(copies) copies beside their keepers, \(found.unread.count) unread")
-    }
-}
-
-/// The scan's items, as the runner's threads finish them.
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var found = DuplicatesCommand.Found()
-
-    func add(_ result: ItemResult, prefix: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        let path = prefix + result.input
-        if let error = result.error {
-            found.unread.append((path, "\(error.stage): \(error.message)"))
-        } else if let candidate = DuplicateCandidate(path: path, readings: result.readings) {
-            found.candidates.append(candidate)
-        }
     }
 }

@@ -99,11 +99,13 @@ def run_method(method, out_dir, tmp_json):
         return json.load(f)
 
 
-def sweep(idx, paths, bits_by_path):
-    """Yield (t, metrics) for every threshold; connected components over pairs <= t."""
+def sweep(idx, paths, bits_by_path, drop_flat=False):
+    """(t, metrics) for every threshold; connected components over pairs <= t.
+    drop_flat: leave labelled-flat files out of the grouping (as if a flat-frame
+    detector ran first)."""
     import numpy as np
     n = len(paths)
-    have = [i for i, p in enumerate(paths) if p in bits_by_path]
+    have = [i for i, p in enumerate(paths) if p in bits_by_path and not (drop_flat and idx.is_flat(i))]
     B = np.array([[c == "1" for c in bits_by_path[paths[i]]] for i in have], dtype=np.uint8)
     nbits = B.shape[1]
     D = (B[:, None, :] != B[None, :, :]).sum(axis=2)
@@ -154,9 +156,9 @@ def main():
     paths = idx.paths
     methods = ["decode"] + [m for m in a.methods.split(",") if m]
     tmp = os.path.join(a.out_dir, ".peers-tmp.json")
-    lines = ["| method | bits | t (P>=0.99) | precision | recall | burst apart | diff apart | flat grouped "
+    lines = ["| method | flats | bits | t (P>=0.99) | precision | recall | burst apart | diff apart | flat grouped "
              "| t (best F1) | P / R / F1 | burst apart | hash time (s) | peak RSS (MiB) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     full = {}
     failures = {}
     for method in methods:
@@ -164,27 +166,31 @@ def main():
         for p, e in res["failed"].items():
             failures.setdefault(p, []).append("%s: %s" % (method, e))
         if method == "decode":
-            lines.append("| decode only (Pillow+pillow-heif, exif_transpose) | - | - | - | - | - | - | - | - | - | - "
+            lines.append("| decode only (Pillow+pillow-heif, exif_transpose) | - | - | - | - | - | - | - | - | - | - | - "
                          "| %.1f | %.0f |" % (res["seconds"], res["peak_rss_mib"]))
             continue
-        results, D, have = sweep(idx, paths, res["bits"])
-        (t1, m1), (tf, mf) = best(results)
         nbits = len(next(iter(res["bits"].values())))
-        if t1 is None:
-            c1 = "none | - | - | - | - | -"
-        else:
-            c1 = "%d | %.4f | %.4f | %.4f | %.4f | %d" % (t1, m1["precision"], m1["recall"], m1["burst_apart"],
-                                                       m1["diff_apart"], m1["flat_grouped"])
-        lines.append("| %s | %d | %s | %d | %.3f / %.3f / %.3f | %.4f | %.1f | %.0f |" % (
-            method, nbits, c1, tf, mf["precision"], mf["recall"], mf["f1"], mf["burst_apart"],
-            res["seconds"], res["peak_rss_mib"]))
-        full[method] = {"seconds": res["seconds"], "peak_rss_mib": res["peak_rss_mib"],
-                        "best_p99": {"t": t1, **({k: v for k, v in m1.items() if k not in ("fn", "fp")} if m1 else {})},
-                        "best_f1": {"t": tf, **{k: v for k, v in mf.items() if k not in ("fn", "fp")}},
-                        "missed_at_best_p99": [idx.name_pair(q) for q in (m1["fn"] if m1 else [])],
-                        "wrong_at_best_f1": [idx.name_pair(q) for q in mf["fp"]],
-                        "sweep": [{"t": t, **{k: v for k, v in m.items() if k not in ("fn", "fp")}}
-                                  for t, m in results]}
+        for drop_flat in (False, True):
+            results, D, have = sweep(idx, paths, res["bits"], drop_flat)
+            (t1, m1), (tf, mf) = best(results)
+            if t1 is None:
+                c1 = "none | - | - | - | - | -"
+            else:
+                c1 = "%d | %.4f | %.4f | %.4f | %.4f | %d" % (t1, m1["precision"], m1["recall"], m1["burst_apart"],
+                                                           m1["diff_apart"], m1["flat_grouped"])
+            lines.append("| %s | %s | %d | %s | %d | %.3f / %.3f / %.3f | %.4f | %.1f | %.0f |" % (
+                method, "left out" if drop_flat else "hashed", nbits, c1, tf, mf["precision"], mf["recall"],
+                mf["f1"], mf["burst_apart"], res["seconds"], res["peak_rss_mib"]))
+            strip = lambda m: {k: v for k, v in m.items() if k not in ("fn", "fp")}
+            full["%s%s" % (method, "/noflat" if drop_flat else "")] = {
+                "seconds": res["seconds"], "peak_rss_mib": res["peak_rss_mib"],
+                "best_p99": {"t": t1, **(strip(m1) if m1 else {})},
+                "best_f1": {"t": tf, **strip(mf)},
+                "missed_at_best_p99": [idx.name_pair(q) for q in (m1["fn"] if m1 else [])],
+                "wrong_at_best_p99": [idx.name_pair(q) for q in (m1["fp"] if m1 else [])],
+                "wrong_at_best_f1": [idx.name_pair(q) for q in mf["fp"]],
+                "sweep": [{"t": t, **strip(m)} for t, m in results]}
+        full[method + "/hashes"] = res["bits"]
     if os.path.exists(tmp):
         os.remove(tmp)
     print("\n".join(lines))

@@ -37,6 +37,8 @@ public enum InputRefusal: Codable, Equatable, Sendable {
     case symlinkedFolder
     case symlinkLoop
     case danglingSymlink
+    /// `input.duplicates: keeper`: a copy of the photo another file (the keeper) is: "duplicateOf: KEEPER (tier)".
+    case duplicate(String)
 
     /// Refused entries that are broken (the run fails them) rather than merely not for reading.
     public var isBroken: Bool {
@@ -50,6 +52,7 @@ public enum InputRefusal: Codable, Equatable, Sendable {
         case .symlinkedFolder: return "a symlink to a folder inside the input root, whose files are listed where they are"
         case .symlinkLoop: return "a symlink loop"
         case .danglingSymlink: return "a symlink to nothing"
+        case .duplicate(let reason): return reason
         }
     }
 }

@@ -45,6 +45,7 @@ public final class PipelineRunner: @unchecked Sendable {
         // Before the temporary folder is emptied: it may be another run's.
         let lock = options.dryRun ? nil : try RunLock.acquire(statePath: options.resolvedStatePath, outputRoot: options.outputRoot)
         defer { withExtendedLifetime(lock) {} }
+        let copies = try copiesToSkip()
         try prepareLibvipsAndFolders()
         let started = Date()
         let (store, runID) = try openState()
@@ -53,7 +54,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let spoolFolder = try makeSpoolFolder()
         let recorder = RunRecorder(ledger: ledger, publisher: try makePublisher(), spool: ResultSpool(folder: spoolFolder),
                                    onError: pipeline.onError, stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)
-        runItems(ledger, recorder, claimsLog: spoolFolder.appendingPathComponent("claims-\(getpid()).bin"))
+        runItems(ledger, recorder, claimsLog: spoolFolder.appendingPathComponent("claims-\(getpid()).bin"), skipping: copies)
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
         let stale = options.prune ? [] : Set(ledger.staleOutputs()).union(recorder.staleOutputs).sorted()
@@ -99,7 +100,8 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Lists, pairs and shards the inputs, and runs each through the header phase, then (once
     /// admitted) its pixel phase.
-    private func runItems(_ ledger: RunLedger, _ recorder: RunRecorder, claimsLog: URL) {
+    /// `copies`: paths skipped as duplicates, with why.
+    private func runItems(_ ledger: RunLedger, _ recorder: RunRecorder, claimsLog: URL, skipping copies: [String: String]) {
         let claims = OutputClaims(log: claimsLog) { [options] output in ledger.recordedOwner(ofOutput: output, inputRoot: options.inputRoot) }
         let header = HeaderPhase(pipeline: pipeline, stages: stages, executor: executor, ledger: ledger, claims: claims,
                                  dryRun: options.dryRun)
@@ -107,6 +109,10 @@ public final class PipelineRunner: @unchecked Sendable {
                                  skipping: options.outputRoot, followSymlinks: pipeline.input.followSymlinks)
         let items = FolderPairing(walker, input: pipeline.input, known: ledger.knownHalf, identifier: executor.contentIdentifier).lazy.filter {
             [options] item in options.shard?.contains(item) ?? true
+        }.map { item in
+            var item = item
+            if item.refusal == nil, let reason = copies[item.relativePath] { item.refusal = .duplicate(reason) }
+            return item
         }
         let listing = ListingEnd(items)
         scheduler.run(listing.lookahead(Self.headerReads(options), header.read).lazy.map(header.settle)) { [self] prepared in
@@ -164,6 +170,21 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// libvips with only the pipeline's loaders, and (unless nothing is written) an empty temporary folder.
+    /// `input.duplicates: keeper`: the copies to skip, by path, from a fingerprint run over the whole input (not
+    /// one shard: the keeper may be in another), its state database in the output tree's
+    /// `.mediabatch/duplicates`, so that an unchanged file is read once.
+    private func copiesToSkip() throws -> [String: String] {
+        guard pipeline.input.duplicates == .keeper else { return [:] }
+        var folder = DuplicateScan.Folder(root: options.inputRoot, scratch: options.outputRoot.appendingPathComponent(".mediabatch/duplicates"))
+        folder.include = pipeline.input.include.map(\.pattern)
+        let root = options.inputRoot.standardizedFileURL.path + "/", output = options.outputRoot.standardizedFileURL.path
+        folder.exclude = pipeline.input.exclude.map(\.pattern) + (output.hasPrefix(root) ? [String(output.dropFirst(root.count)) + "/**"] : [])
+        folder.followSymlinks = pipeline.input.followSymlinks
+        folder.formats = pipeline.input.formats
+        let found = try DuplicateScan.scan(folder, concurrency: options.concurrency, budget: options.memoryBudget, workers: options.isolation?.executable)
+        return DuplicateScan.copies(in: found)
+    }
+
     private func prepareLibvipsAndFolders() throws {
         do {
             try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: options.isolation == nil)

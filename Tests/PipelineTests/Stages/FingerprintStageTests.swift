@@ -40,7 +40,6 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
         try vips("copy", path("photo.jpg"), path("photo_q60.jpg[Q=60]"))
         try vips("resize", path("photo.jpg"), path("photo_half.jpg"), "0.5")
         try vips("crop", path("photo.jpg"), path("photo_crop5.jpg"), "32", "24", "1231", "920")
-        try vips("crop", path("photo.jpg"), path("photo_crop10.jpg"), "0", "0", "1166", "871")
         try FileManager.default.copyItem(atPath: path("photo.jpg"), toPath: path("photo_stripped.jpg"))
         try tool("exiftool", ["-q", "-overwrite_original", "-all=", path("photo_stripped.jpg")])
         // Pixels stored turned a quarter anticlockwise, shown upright by Orientation 6.
@@ -71,7 +70,7 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
     func testEveryCopyOfAPhotoIsOneGroupKeepingTheOriginal() throws {
         let photo = try XCTUnwrap(group(of: "photo.jpg"))
         XCTAssertEqual(photo.tier, .samePhoto)
-        XCTAssertEqual(paths(photo), ["photo.jpg", "photo_q60.jpg", "photo_half.jpg", "photo_crop5.jpg", "photo_crop10.jpg", "photo_stripped.jpg", "photo_turned.jpg"])
+        XCTAssertEqual(paths(photo), ["photo.jpg", "photo_q60.jpg", "photo_half.jpg", "photo_crop5.jpg", "photo_stripped.jpg", "photo_turned.jpg"])
         XCTAssertEqual(Self.scanned.candidates[photo.keeper].path, "photo.jpg", photo.why)
         let heic = try XCTUnwrap(group(of: "IMG_1034.heic"))
         XCTAssertEqual(paths(heic), ["IMG_1034.heic", "IMG_1034.jpg"])
@@ -125,7 +124,7 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
         let rendered = try XCTUnwrap(report.items.first.flatMap { DuplicateCandidate(path: $0.input, readings: $0.readings) }?.fingerprint)
         let own = try XCTUnwrap(Self.scanned.candidates.first { $0.path == "photo.jpg" }?.fingerprint)
         XCTAssertLessThanOrEqual(FingerprintDistance.hamming(rendered.hash, own.hash), 4)
-        XCTAssertLessThan(FingerprintDistance.between(rendered, own, enough: 0), 0.01)
+        XCTAssertLessThan(FingerprintDistance.between(rendered, own, enough: 0).aligned, 0.01)
     }
 
     func testValidateSaysWhatItDoesAndWhereItGoes() throws {
