@@ -35,15 +35,21 @@ final class ItemOutputs {
     private lazy var renditionRemoved = MovieRendition.removed(from: item)
     /// Each rendition's RFC 6381 `codecs`, by path.
     private(set) var renditionCodecs: [String: String] = [:]
+    /// For `PhotoReader`s: the smallest JPEG written of the whole photo, and its longest side. Decoding
+    /// it shrunk costs less than keeping a picture in memory that would stream into its encoder.
+    private var photoJPEG: (side: Int, bytes: [UInt8])?
+    private let readsPhoto: Bool
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
     init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput], renditionCache: RenditionCache) {
         self.item = item
         self.plan = plan
         self.renditionCache = renditionCache
-        let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
-        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads,
-                                   effects: item.environment.effects, keepsPictures: !item.environment.photoReaders.isEmpty)
+        let encoded = made.filter { !$0.isCopy(of: item.format) }
+        readsPhoto = !item.environment.photoReaders.isEmpty
+        let wholeJPEG = encoded.contains { $0.format == .jpeg && $0.picture.map(Self.isWhole) == true }
+        renderer = PictureRenderer(path: item.input.path, pictures: encoded.compactMap(\.picture), decoderThreads: item.tileThreads,
+                                   effects: item.environment.effects, keepsPictures: readsPhoto && !wholeJPEG)
         gainMaps = GainMapRenderer(item)
     }
 
@@ -83,6 +89,9 @@ final class ItemOutputs {
         let metadata = gainMap == nil && picture.source.gainMap != nil ? metadataWithoutGainMap : self.metadata
         if gainMap == nil, output.plansGainMap { gainMapsLeftOut.insert(output.path ?? "") }
         let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)
+        if readsPhoto, output.format == .jpeg, Self.isWhole(picture), picture.scaled.longestSide < photoJPEG?.side ?? .max {
+            photoJPEG = (picture.scaled.longestSide, encoded.bytes)
+        }
         note((metadata?.removed ?? []) + encoded.notCarried + gainMapNotes(picture, output, written: gainMap != nil))
         try FileWriting.write(encoded.bytes, to: path)
         return ContentHash.of(bytes: encoded.bytes)
@@ -98,9 +107,21 @@ final class ItemOutputs {
         }
     }
 
-    /// The smallest picture rendered that shows the whole photo, for `PhotoReader`s; nil where none was.
+    /// The smallest picture rendered that shows the whole photo, for `PhotoReader`s (from its JPEG, shrunk
+    /// on decoding to no less than 64 pixels); nil where none was.
     func wholePhoto() throws -> VImage? {
-        try renderer.wholePhoto()
+        guard let photoJPEG else { return try renderer.wholePhoto() }
+        let shrink = [8, 4, 2].first { photoJPEG.side / $0 >= 64 } ?? 1
+        do {
+            return try VImage.decodingJPEG(photoJPEG.bytes, maxPixels: item.environment.limits.maxPixels, shrink: shrink)
+        } catch let error as VipsError {
+            throw StageFailure(.decodeFailed, error.message)
+        }
+    }
+
+    /// A picture of the whole photo in its own shape: nothing cut, padded or stretched.
+    private static func isWhole(_ picture: Picture) -> Bool {
+        picture.keepsAspectRatio && picture.size == picture.scaled
     }
 
     /// Why a picture's gain map is not in its output, if it is not.
