@@ -31,6 +31,15 @@ int mb_vips_watch(VipsImage *in, VipsImage **out);
 /* 1 when computing the image `mb_vips_watch` made failed upstream of it, else 0. */
 int mb_vips_watch_failed(VipsImage *watched);
 
+/* A pass-through image over `in` (8- or 16-bit, 1 to 4 bands) that adds up each pixel's luma
+ * into a `side` × `side` grid of cells as it streams into a saver: a small picture of what was
+ * written, for a fingerprint, without keeping or decoding the picture again. */
+int mb_vips_tally(VipsImage *in, int side, VipsImage **out);
+
+/* The mean luma (0-255) of each cell of the image `mb_vips_tally` made, row by row, into `grid`
+ * (side × side bytes); -1 when some row was not computed (the save failed) or `in` was not 8- or 16-bit. */
+int mb_vips_tally_grid(VipsImage *tallied, unsigned char *grid);
+
 /* vips_autorot is variadic. Turns the pixels as the orientation field says and resets it to 1:
  * for outputs whose orientation tag a keep-list drops. */
 int mb_vips_autorot(VipsImage *in, VipsImage **out);

@@ -151,6 +151,114 @@ int mb_vips_watch_failed(VipsImage *watched) {
     return failed ? g_atomic_int_get(failed) : 0;
 }
 
+/* What a tally adds up: each cell's luma sum and pixel count; each row's pixels added, and which
+ * row segments were (libvips computes strips or tiles, and may compute one twice: the segments of
+ * one image are the same each time). One worker thread computes here, but a lock costs nothing a tile. */
+typedef struct {
+    GMutex lock;
+    int side, width, height, bands, depth;
+    double *sums;
+    double *counts;
+    int *added;
+    unsigned char *starts;
+    /* Each column's cell across, and the sampling step. */
+    int *cells;
+    int step;
+} MbTally;
+
+static void mb_tally_free(void *data) {
+    MbTally *tally = data;
+    g_mutex_clear(&tally->lock);
+    g_free(tally->sums);
+    g_free(tally->counts);
+    g_free(tally->added);
+    g_free(tally->starts);
+    g_free(tally->cells);
+    g_free(tally);
+}
+
+static double mb_tally_luma(const MbTally *tally, const VipsPel *pixel) {
+    double sample[3];
+    for (int band = 0; band < 3; band++) {
+        const int from = tally->bands >= 3 ? band : 0;
+        sample[band] = tally->depth == 2 ? ((const unsigned short *) pixel)[from] / 257.0 : pixel[from];
+    }
+    return 0.299 * sample[0] + 0.587 * sample[1] + 0.114 * sample[2];
+}
+
+static void mb_tally_add(MbTally *tally, VipsRegion *region, const VipsRect *rect) {
+    g_mutex_lock(&tally->lock);
+    for (int y = rect->top; y < rect->top + rect->height; y++) {
+        const long start = (long) y * tally->width + rect->left;
+        if (tally->starts[start])
+            continue;
+        tally->starts[start] = 1;
+        tally->added[y] += rect->width;
+        /* One pixel in `step` across and down is enough for a cell's mean: cells are step² pixels or more. */
+        if (y % tally->step)
+            continue;
+        const int row = (int) ((long) y * tally->side / tally->height) * tally->side;
+        const int first = (rect->left + tally->step - 1) / tally->step * tally->step;
+        const int stride = tally->bands * tally->depth * tally->step;
+        const VipsPel *pixel = VIPS_REGION_ADDR(region, first, y);
+        for (int x = first; x < rect->left + rect->width; x += tally->step, pixel += stride) {
+            const int cell = row + tally->cells[x];
+            tally->sums[cell] += mb_tally_luma(tally, pixel);
+            tally->counts[cell] += 1;
+        }
+    }
+    g_mutex_unlock(&tally->lock);
+}
+
+static int mb_tally_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    VipsRegion *in = (VipsRegion *) seq;
+    VipsRect *valid = &out->valid;
+
+    if (vips_region_prepare(in, valid) || vips_region_region(out, in, valid, valid->left, valid->top))
+        return -1;
+    mb_tally_add((MbTally *) b, in, valid);
+    return 0;
+}
+
+int mb_vips_tally(VipsImage *in, int side, VipsImage **out) {
+    MbTally *tally = g_new0(MbTally, 1);
+    g_mutex_init(&tally->lock);
+    tally->side = side;
+    tally->width = in->Xsize;
+    tally->height = in->Ysize;
+    tally->bands = in->Bands;
+    tally->depth = in->BandFmt == VIPS_FORMAT_USHORT ? 2 : in->BandFmt == VIPS_FORMAT_UCHAR ? 1 : 0;
+    tally->sums = g_new0(double, side * side);
+    tally->counts = g_new0(double, side * side);
+    tally->added = g_new0(int, in->Ysize);
+    tally->starts = g_new0(unsigned char, (gsize) in->Xsize * in->Ysize);
+    tally->cells = g_new(int, in->Xsize);
+    for (int x = 0; x < in->Xsize; x++)
+        tally->cells[x] = (int) ((long) x * side / in->Xsize);
+    tally->step = VIPS_MAX(1, VIPS_MIN(in->Xsize, in->Ysize) / (8 * side));
+    *out = vips_image_new();
+    g_object_set_data_full(G_OBJECT(*out), "mediabatch-tally", tally, mb_tally_free);
+    g_object_set_data_full(G_OBJECT(*out), "mediabatch-tally-in", g_object_ref(in), g_object_unref);
+    if (vips_image_pipelinev(*out, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)
+        || vips_image_generate(*out, vips_start_one, mb_tally_generate, vips_stop_one, in, tally)) {
+        VIPS_UNREF(*out);
+        return -1;
+    }
+    return 0;
+}
+
+int mb_vips_tally_grid(VipsImage *tallied, unsigned char *grid) {
+    MbTally *tally = g_object_get_data(G_OBJECT(tallied), "mediabatch-tally");
+    if (!tally || tally->depth == 0)
+        return -1;
+    for (int y = 0; y < tally->height; y++)
+        if (tally->added[y] != tally->width)
+            return -1;
+    for (int cell = 0; cell < tally->side * tally->side; cell++)
+        grid[cell] = tally->counts[cell] > 0 ? (unsigned char) (tally->sums[cell] / tally->counts[cell] + 0.5) : 0;
+    return 0;
+}
+
 int mb_vips_autorot(VipsImage *in, VipsImage **out) {
     return vips_autorot(in, out, NULL);
 }

@@ -119,6 +119,9 @@ struct Picture: Codable, Hashable, Sendable {
         return abs(across - down) * Double(min(scaled.width, scaled.height)) <= 1
     }
 
+    /// The whole photo in its own shape: nothing cut, padded or stretched.
+    var showsWholePhoto: Bool { keepsAspectRatio && size == scaled }
+
     /// Whether its pixels are upright (turned, or stored so).
     var isUpright: Bool { isTurned || source.orientation == 1 }
 

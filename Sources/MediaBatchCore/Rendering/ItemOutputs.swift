@@ -35,21 +35,21 @@ final class ItemOutputs {
     private lazy var renditionRemoved = MovieRendition.removed(from: item)
     /// Each rendition's RFC 6381 `codecs`, by path.
     private(set) var renditionCodecs: [String: String] = [:]
-    /// For `PhotoReader`s: the smallest JPEG written of the whole photo, and its longest side. Decoding
-    /// it shrunk costs less than keeping a picture in memory that would stream into its encoder.
-    private var photoJPEG: (side: Int, bytes: [UInt8])?
+    /// For `PhotoReader`s: the smallest picture written of the whole photo (its longest side), as its
+    /// luma added up in `photoSide` × `photoSide` cells while it streamed into its encoder.
+    private var photo: (side: Int, luma: [UInt8])?
     private let readsPhoto: Bool
+    static let photoSide = 32
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
     init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput], renditionCache: RenditionCache) {
         self.item = item
         self.plan = plan
         self.renditionCache = renditionCache
-        let encoded = made.filter { !$0.isCopy(of: item.format) }
+        let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
         readsPhoto = !item.environment.photoReaders.isEmpty
-        let wholeJPEG = encoded.contains { $0.format == .jpeg && $0.picture.map(Self.isWhole) == true }
-        renderer = PictureRenderer(path: item.input.path, pictures: encoded.compactMap(\.picture), decoderThreads: item.tileThreads,
-                                   effects: item.environment.effects, keepsPictures: readsPhoto && !wholeJPEG)
+        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads,
+                                   effects: item.environment.effects)
         gainMaps = GainMapRenderer(item)
     }
 
@@ -83,15 +83,15 @@ final class ItemOutputs {
 
     /// `picture`, rendered from the item's one decode, encoded as `output`'s format with the item's metadata.
     private func encode(_ picture: Picture, as output: PlannedOutput, to path: String) throws -> String {
-        let image = try renderer.image(for: picture, alpha: output.format.row.encoder?.codec.keepsAlpha == true)
+        var image = try renderer.image(for: picture, alpha: output.format.row.encoder?.codec.keepsAlpha == true)
+        let tallies = readsPhoto && picture.showsWholePhoto && picture.frames == 1 && picture.scaled.longestSide < photo?.side ?? .max
+        if tallies { image = try failingDecode { try image.tallied(side: Self.photoSide) } }
         let gainMap = output.format.carriesGainMap && picture.keepsGainMap
             ? gainMaps.gainMap(for: picture, smartCut: renderer.smartCut(of: picture)) : nil
         let metadata = gainMap == nil && picture.source.gainMap != nil ? metadataWithoutGainMap : self.metadata
         if gainMap == nil, output.plansGainMap { gainMapsLeftOut.insert(output.path ?? "") }
         let encoded = try PictureEncoder.encode(image, metadata, as: output, gainMap: gainMap)
-        if readsPhoto, output.format == .jpeg, Self.isWhole(picture), picture.scaled.longestSide < photoJPEG?.side ?? .max {
-            photoJPEG = (picture.scaled.longestSide, encoded.bytes)
-        }
+        if tallies, let luma = image.talliedGrid(side: Self.photoSide) { photo = (picture.scaled.longestSide, luma) }
         note((metadata?.removed ?? []) + encoded.notCarried + gainMapNotes(picture, output, written: gainMap != nil))
         try FileWriting.write(encoded.bytes, to: path)
         return ContentHash.of(bytes: encoded.bytes)
@@ -107,21 +107,11 @@ final class ItemOutputs {
         }
     }
 
-    /// The smallest picture rendered that shows the whole photo, for `PhotoReader`s (from its JPEG, shrunk
-    /// on decoding to no less than 64 pixels); nil where none was.
+    /// For `PhotoReader`s: the smallest picture written of the whole photo, squeezed to `photoSide` ×
+    /// `photoSide` (its luma, one band); nil where none was.
     func wholePhoto() throws -> VImage? {
-        guard let photoJPEG else { return try renderer.wholePhoto() }
-        let shrink = [8, 4, 2].first { photoJPEG.side / $0 >= 64 } ?? 1
-        do {
-            return try VImage.decodingJPEG(photoJPEG.bytes, maxPixels: item.environment.limits.maxPixels, shrink: shrink)
-        } catch let error as VipsError {
-            throw StageFailure(.decodeFailed, error.message)
-        }
-    }
-
-    /// A picture of the whole photo in its own shape: nothing cut, padded or stretched.
-    private static func isWhole(_ picture: Picture) -> Bool {
-        picture.keepsAspectRatio && picture.size == picture.scaled
+        guard let photo else { return nil }
+        return try failingDecode { try VImage.fromPixels(photo.luma, width: Self.photoSide, height: Self.photoSide, bands: 1) }
     }
 
     /// Why a picture's gain map is not in its output, if it is not.
@@ -134,5 +124,14 @@ final class ItemOutputs {
 
     private func note(_ removed: [String]) {
         for name in removed where !removedMetadata.contains(name) { removedMetadata.append(name) }
+    }
+}
+
+/// `step`, libvips' errors failing the item's decode: they come from computing pixels.
+func failingDecode<T>(_ step: () throws -> T) throws -> T {
+    do {
+        return try step()
+    } catch let error as VipsError {
+        throw StageFailure(.decodeFailed, error.message)
     }
 }

@@ -34,13 +34,8 @@ final class PictureRenderer {
     /// The stages whose operations pictures may name (`Picture.effects`).
     private let effects: [StageName: any PictureEffect]
 
-    /// Pictures are computed into memory even when one would stream.
-    private let keepsPictures: Bool
-
-    /// `keepsPictures`: a picture is read after it is encoded (`wholePhoto`).
-    init(path: String, pictures: [Picture], decoderThreads: Int = 1, effects: [StageName: any PictureEffect] = [:], keepsPictures: Bool = false) {
+    init(path: String, pictures: [Picture], decoderThreads: Int = 1, effects: [StageName: any PictureEffect] = [:]) {
         self.path = path
-        self.keepsPictures = keepsPictures
         self.decoderThreads = decoderThreads
         self.effects = effects
         allFrames = pictures.contains { $0.frames > 1 }
@@ -72,24 +67,12 @@ final class PictureRenderer {
     /// padded or stretched), else the smallest: for a placeholder, which stands for the photo (an
     /// animation's first frame).
     func smallest() throws -> VImage? {
-        guard let picture = smallestWhole ?? pictures.last?.picture else { return nil }
+        guard let picture = (pictures.last { $0.picture.showsWholePhoto } ?? pictures.last)?.picture else { return nil }
         return try failingDecode { try image(for: picture).firstFrame() }
     }
 
-    /// The smallest picture rendered that shows the whole photo in its own shape; nil where none
-    /// does or nothing was rendered (this never decodes).
-    func wholePhoto() throws -> VImage? {
-        guard let picture = smallestWhole, let image = rendered?[picture] else { return nil }
-        return try failingDecode { try image.firstFrame() }
-    }
-
-    /// The smallest picture with nothing cut, padded or stretched.
-    private var smallestWhole: Picture? {
-        pictures.last { $0.picture.keepsAspectRatio && $0.picture.size == $0.picture.scaled }?.picture
-    }
-
     private func renderAll() throws -> [Picture: VImage] {
-        let inMemory = keepsPictures || pictures.count > 1 || pictures.contains { $0.uses > 1 }
+        let inMemory = pictures.count > 1 || pictures.contains { $0.uses > 1 }
         var rendered: [Picture: VImage] = [:]
         try failingDecode {
             let decoded = try decodedSource()
@@ -267,13 +250,5 @@ final class PictureRenderer {
         if picture.isResized { return try VImage.thumbnail(of: path, width: scaled.width, height: scaled.height, allFrames: allFrames) }
         let image = try VImage.decode(path, allFrames: allFrames)
         return picture.isTurned ? try image.upright() : image
-    }
-
-    private func failingDecode<T>(_ step: () throws -> T) throws -> T {
-        do {
-            return try step()
-        } catch let error as VipsError {
-            throw StageFailure(.decodeFailed, error.message)
-        }
     }
 }

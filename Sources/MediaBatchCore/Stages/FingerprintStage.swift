@@ -12,11 +12,11 @@ extension StageName {
 /// a keeper among copies (format, size, metadata, capture time), into the report, the manifest and
 /// the state database under `fingerprint`: what `mediabatch duplicates` groups. From the smallest
 /// picture `write` rendered of the whole photo, so a conversion job decodes nothing more; where
-/// it rendered none (its outputs are copies, or kept; no `write`), from a 64-pixel decode of its own
+/// it rendered none (its outputs are copies, or kept; no `write`), from a 256-pixel decode of its own
 /// (shrunk on load, a HEIC's thumbnail, a RAW's preview, a movie's poster frame).
 struct FingerprintStage: PhotoReader, Equatable {
-    /// The own decode's longest side: the grids are 32 × 32.
-    static let decodedSide = 64
+    /// The own decode's longest side: averaged into 32 × 32 cells, its luma is within a level of a larger picture's.
+    static let decodedSide = 256
 
     static let syntax = [StageSyntax(
         spelling: "fingerprint",
@@ -46,7 +46,7 @@ struct FingerprintStage: PhotoReader, Equatable {
         outcome.readings[Self.name.rawValue] = try Self.reading(of: image, item)
     }
 
-    /// The photo at 64 pixels, as the plan's pictures decode it (a movie's at its poster's frame or the automatic one).
+    /// The photo at 256 pixels, as the plan's pictures decode it (a movie's at its poster's frame or the automatic one).
     private static func ownPicture(_ item: ItemContext, _ plan: ItemPlan) -> Picture? {
         let frame = item.video?.shownFrame.map {
             Picture.Source(stored: $0, orientation: 1, needsConversion: false, hasProfile: false, decoder: .movieFrame(.auto))
@@ -58,18 +58,32 @@ struct FingerprintStage: PhotoReader, Equatable {
     /// The reading: the fingerprint (absent for a flat picture), the file's hash, the keeper's facts.
     static func reading(of photo: VImage, _ item: ItemContext) throws -> JSONValue {
         let upright = item.pictureSource?.upright ?? item.video?.shownFrame ?? PixelSize(width: photo.width, height: photo.height)
-        let squeezed = try ThumbHash.RGBA(photo.resized(width: PhotoFingerprint.hashSide, height: PhotoFingerprint.hashSide))
-        let luma = stride(from: 0, to: squeezed.samples.count, by: 4).map { index in
-            let (r, g, b) = (Double(squeezed.samples[index]), Double(squeezed.samples[index + 1]), Double(squeezed.samples[index + 2]))
-            return UInt8((0.299 * r + 0.587 * g + 0.114 * b).rounded())
-        }
-        let print = PhotoFingerprint(luma: luma, width: upright.width, height: upright.height)
+        let print = PhotoFingerprint(luma: try squeezedLuma(photo), width: upright.width, height: upright.height)
         let captured = item.facts.capture.flatMap { $0.source == .metadata ? $0.date.formatted(.iso8601) : nil }
         let reading = FingerprintReading(sha256: item.contentHash, format: item.format.rawValue, width: upright.width, height: upright.height,
                                          metadataBytes: metadataBytes(item), captured: captured,
                                          hash: print.map { String(format: "%016llx", $0.hash) }, grid: print.map { Data($0.grid).base64EncodedString() },
                                          flat: print == nil ? true : nil)
         return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reading))
+    }
+
+    /// The photo's luma averaged into `hashSide` × `hashSide` cells, as `write` adds it up while it
+    /// encodes (`mb_vips_tally`): a fingerprint is the same whichever way its picture came.
+    private static func squeezedLuma(_ picture: VImage) throws -> [UInt8] {
+        let side = PhotoFingerprint.hashSide
+        // Every cell a pixel at least.
+        let photo = picture.width < side || picture.height < side
+            ? try picture.resized(width: max(side, picture.width), height: max(side, picture.height)) : picture
+        let rgba = try ThumbHash.RGBA(photo).samples
+        var sums = [Double](repeating: 0, count: side * side), counts = sums
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                let index = (y * photo.width + x) * 4, cell = y * side / photo.height * side + x * side / photo.width
+                sums[cell] += 0.299 * Double(rgba[index]) + 0.587 * Double(rgba[index + 1]) + 0.114 * Double(rgba[index + 2])
+                counts[cell] += 1
+            }
+        }
+        return zip(sums, counts).map { UInt8(($1 > 0 ? $0 / $1 : 0).rounded()) }
     }
 
     private static func metadataBytes(_ item: ItemContext) -> Int {
