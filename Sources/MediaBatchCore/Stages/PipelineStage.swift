@@ -36,10 +36,9 @@ extension PipelineStage {
 }
 
 /// A stage that reads something of each item's photo once the outputs are made (a fingerprint):
-/// it gets the smallest picture `write` rendered that shows the whole photo, upright, or nil
-/// where none was rendered (outputs all copies, or kept from an earlier run; no `write`), and
-/// adds what it read to `outcome.readings` under its key. `write` keeps that picture in memory
-/// when the pipeline has such a stage, so reading it decodes nothing again.
+/// it gets the smallest picture `write` encoded that shows the whole photo, squeezed to 32 × 32
+/// (one band, luma) as it streamed into its encoder, or nil where none was (outputs all copies, or
+/// kept from an earlier run; no `write`), and adds what it read to `outcome.readings` under its key.
 protocol PhotoReader: PipelineStage {
     func read(_ photo: VImage?, of item: ItemContext, _ plan: ItemPlan, into outcome: inout PixelOutcome) throws
 }
