@@ -70,7 +70,11 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
     func testEveryCopyOfAPhotoIsOneGroupKeepingTheOriginal() throws {
         let photo = try XCTUnwrap(group(of: "photo.jpg"))
         XCTAssertEqual(photo.tier, .samePhoto)
-        XCTAssertEqual(paths(photo), ["photo.jpg", "photo_q60.jpg", "photo_half.jpg", "photo_crop5.jpg", "photo_stripped.jpg", "photo_turned.jpg"])
+        XCTAssertEqual(paths(photo), ["photo.jpg", "photo_q60.jpg", "photo_half.jpg", "photo_stripped.jpg", "photo_turned.jpg"])
+        // A 5% crop of this photo aligns at more than half its unaligned distance, as a burst frame may:
+        // it is listed as a near shot, not merged (bench/README.md, Duplicates).
+        let crop = try XCTUnwrap(Self.scanned.groups.first { $0.tier == .similar && paths($0).contains("photo_crop5.jpg") })
+        XCTAssertTrue(paths(crop).isSuperset(of: ["photo.jpg", "photo_crop5.jpg"]), "\(paths(crop))")
         XCTAssertEqual(Self.scanned.candidates[photo.keeper].path, "photo.jpg", photo.why)
         let heic = try XCTUnwrap(group(of: "IMG_1034.heic"))
         XCTAssertEqual(paths(heic), ["IMG_1034.heic", "IMG_1034.jpg"])
