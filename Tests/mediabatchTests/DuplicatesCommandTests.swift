@@ -53,9 +53,18 @@ final class DuplicatesCommandTests: XCTestCase {
         XCTAssertEqual(fromManifest.stdout, fromState.stdout)
     }
 
+    /// Each mistake on the command line exits 2 with what was expected.
     func testOneSourceExactly() throws {
-        let result = try mediabatch(["duplicates"])
-        XCTAssertEqual(result.exitCode, 2)
-        XCTAssertTrue(result.stderr.contains("give folders, --state DB or --manifest M: one source"), result.stderr)
+        let folder = Fixtures.temporaryFolder().path
+        for (arguments, message) in [
+            (["duplicates"], "give folders, --state DB or --manifest M: one source"),
+            (["duplicates", folder, "--manifest", "m.json"], "give folders, --state DB or --manifest M: one source"),
+            (["duplicates", folder, folder, "--state", "s.sqlite"], "--state keeps one folder's fingerprints: give one folder with it"),
+            (["duplicates", "--state", folder + "/none.sqlite"], "error: no state database at \(folder)/none.sqlite"),
+        ] {
+            let result = try mediabatch(arguments)
+            XCTAssertEqual(result.exitCode, 2, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
     }
 }

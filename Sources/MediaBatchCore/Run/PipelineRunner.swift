@@ -172,10 +172,14 @@ public final class PipelineRunner: @unchecked Sendable {
     /// libvips with only the pipeline's loaders, and (unless nothing is written) an empty temporary folder.
     /// `input.duplicates: keeper`: the copies to skip, by path, from a fingerprint run over the whole input (not
     /// one shard: the keeper may be in another), its state database in the output tree's
-    /// `.mediabatch/duplicates`, so that an unchanged file is read once.
+    /// `.mediabatch/duplicates`, so that an unchanged file is read once; a dry run's in a temporary folder
+    /// it removes, as it writes nothing.
     private func copiesToSkip() throws -> [String: String] {
         guard pipeline.input.duplicates == .keeper else { return [:] }
-        var folder = DuplicateScan.Folder(root: options.inputRoot, scratch: options.outputRoot.appendingPathComponent(".mediabatch/duplicates"))
+        let scratch = options.dryRun ? FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-duplicates-\(UUID().uuidString)")
+            : options.outputRoot.appendingPathComponent(".mediabatch/duplicates")
+        defer { if options.dryRun { try? FileManager.default.removeItem(at: scratch) } }
+        var folder = DuplicateScan.Folder(root: options.inputRoot, scratch: scratch)
         folder.include = pipeline.input.include.map(\.pattern)
         let root = options.inputRoot.standardizedFileURL.path + "/", output = options.outputRoot.standardizedFileURL.path
         folder.exclude = pipeline.input.exclude.map(\.pattern) + (output.hasPrefix(root) ? [String(output.dropFirst(root.count)) + "/**"] : [])

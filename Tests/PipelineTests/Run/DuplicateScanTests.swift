@@ -56,6 +56,15 @@ final class DuplicateScanTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }, ["large.jpg"])
     }
 
+    /// A dry run lists the copy as skipped and writes nothing, its fingerprints' database included.
+    func testADryRunSkipsTheCopiesAndWritesNothing() throws {
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(stages, input: #"{"duplicates": "keeper"}"#), input: try library(), output: output, dryRun: true)
+        XCTAssertEqual(result(report, "apple_iphone_4_q60.jpg")?.reason, "duplicateOf: apple_iphone_4.jpg (samePhoto)")
+        XCTAssertEqual(result(report, "apple_iphone_4.jpg")?.status, .planned)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path), [])
+    }
+
     func testEveryFileIsProcessedByDefault() throws {
         let report = try Self.run(try pipeline(stages), input: try library(), output: Fixtures.temporaryFolder())
         XCTAssertEqual(report.totals.ok, 3)
