@@ -1,5 +1,3 @@
-import Dispatch
-
 /// One file as the duplicate search sees it: its bytes' hash, what its photo looks like (nil:
 /// flat, grouped by its bytes alone) and what decides the keeper.
 public struct DuplicateCandidate: Sendable {
@@ -125,17 +123,7 @@ public enum DuplicateSearch {
 
     /// Every print's `windowHashes`, in order, computed by both CPUs' worth of threads.
     static func windowHashes(_ prints: [PhotoFingerprint]) -> [UInt64] {
-        let windows = PhotoFingerprint.windows.count, chunks = max(1, min(64, prints.count / 1024))
-        var hashes = [UInt64](repeating: 0, count: prints.count * windows)
-        hashes.withUnsafeMutableBufferPointer { buffer in
-            let hashes = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for print in prints.count * chunk / chunks..<prints.count * (chunk + 1) / chunks {
-                    for (window, hash) in prints[print].windowHashes.enumerated() { hashes[print * windows + window] = hash }
-                }
-            }
-        }
-        return hashes
+        concatenatedInChunks(prints.count, least: 1024) { range in prints[range].flatMap(\.windowHashes) }
     }
 
     /// Photos linked by near shots, each photo with all its files.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Every hash within a Hamming radius of a query, without comparing all pairs: multi-index hashing
 /// (Norouzi et al., 2012). Each hash is cut into three blocks of 22, 21 and 21 bits, one table a
 /// block; a hash within `radius` bits of the query has some block within `radius / 3` bits of the
@@ -57,19 +55,11 @@ public struct HammingIndex: Sendable {
 
     /// Every (query, match) pair within `radius`, the queries shared among both CPUs' worth of threads.
     public func pairs(of queries: [UInt64], within radius: Int) -> [(query: Int, match: Int)] {
-        let chunks = max(1, min(64, queries.count / 4096))
-        var found = [[(query: Int, match: Int)]](repeating: [], count: chunks)
-        found.withUnsafeMutableBufferPointer { results in
-            let buffer = results
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                var pairs: [(query: Int, match: Int)] = []
-                for query in queries.count * chunk / chunks..<queries.count * (chunk + 1) / chunks {
-                    matches(of: queries[query], within: radius) { pairs.append((query, $0)) }
-                }
-                buffer[chunk] = pairs
-            }
+        concatenatedInChunks(queries.count, least: 4096) { range in
+            var pairs: [(query: Int, match: Int)] = []
+            for query in range { matches(of: queries[query], within: radius) { pairs.append((query, $0)) } }
+            return pairs
         }
-        return found.flatMap { $0 }
     }
 
     private static func value(_ hash: UInt64, _ block: Int) -> Int {
