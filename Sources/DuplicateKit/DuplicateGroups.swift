@@ -1,19 +1,24 @@
-/// One file as the duplicate search sees it: its bytes' hash, what its photo looks like (nil:
-/// flat, grouped by its bytes alone) and what decides the keeper.
+/// One file as the duplicate search sees it: its bytes' hash, its photo's hashes (none: flat or
+/// unread, grouped by its bytes alone) and what decides the keeper. Its fingerprint's picture is
+/// asked for only where a hash found it a candidate (`DuplicateSearch.groups`): a million files'
+/// pictures would not fit in memory, their hashes do.
 public struct DuplicateCandidate: Sendable {
     public let path: String
     /// The first 128 bits of the file's SHA-256: as good a name for its bytes, in 16 bytes a file.
     public let content: ContentKey
-    public let fingerprint: PhotoFingerprint?
+    /// `PhotoFingerprint.hashes`.
+    public let hashes: [UInt64]
     public let keeper: KeeperFacts
 
     /// `contentHash`: the SHA-256, hexadecimal.
-    public init(path: String, contentHash: String, fingerprint: PhotoFingerprint?, keeper: KeeperFacts) {
+    public init(path: String, contentHash: String, hashes: [UInt64], keeper: KeeperFacts) {
         self.path = path
         content = ContentKey(contentHash)
-        self.fingerprint = fingerprint
+        self.hashes = hashes
         self.keeper = keeper
     }
+
+    var shape: PixelShape { PixelShape(width: keeper.width, height: keeper.height) }
 }
 
 public struct ContentKey: Hashable, Sendable {
@@ -45,34 +50,38 @@ public struct DuplicateGroup: Equatable, Sendable {
 /// The search: the hash index finds candidate pairs, the aligned grids decide each. Movies are
 /// compared with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
 public enum DuplicateSearch {
-    /// One photo, as far apart as `FingerprintDistance` measures (bench/README.md: a labelled set of 440
-    /// files). Of one size, compared whole: re-encoded, another format, turned by EXIF lie ≤ 0.0056, burst
-    /// frames ≥ 0.0061.
-    public static let samePhotoSameSize = 0.006
-    /// Of other sizes, where no crop explains the difference (a resize): ≤ this.
-    public static let samePhotoResized = 0.015
-    /// Where a crop does (aligned, the distance falls below `cropGain` of the whole's): ≤ this. A video
-    /// frame against its Live Photo's still lies 0.0265 apart, and aligns at 0.6 of the whole's.
-    public static let samePhotoCut = 0.033
-    static let cropGain = 0.6
+    /// One photo, as far apart as `FingerprintDistance` measures (bench/duplicates: a labelled set of
+    /// 440 files). Of one size, compared whole: a re-encode, another format, turned by EXIF, metadata
+    /// edited lie ≤ 0.003 from the original; burst frames (which are of one size) ≥ 0.006.
+    public static let samePhotoSameSize = 0.004
+    /// Of other sizes, aligned over the crops one may be of the other: resizes and crops of up to 10%
+    /// lie ≤ 0.008 from a file of their photo; a Live Photo's still against its movie's frames ≥ 0.02.
+    public static let samePhotoOtherSize = 0.013
     /// At most this far apart: a near shot.
     public static let similar = 0.12
-    /// A copy's hash lies within this many bits of its photo's, or of the hash of the window it was cut from
-    /// (`PhotoFingerprint.windows`); the most `HammingIndex` finds every match within.
-    public static let candidateRadius = 8
+    /// A copy's hash lies within this many bits of the hash of the window of its photo it shows
+    /// (`PhotoFingerprint.windows`): every copy of the set but those of a 32 × 24 synthetic gradient
+    /// does. `HammingIndex` finds them with one bit flipped a block: 5 is its cheapest radius.
+    public static let candidateRadius = 5
 
-    public static func groups(_ candidates: [DuplicateCandidate]) -> [DuplicateGroup] {
+    /// The groups among `candidates`; `fingerprint` gives a candidate's fingerprint by its index.
+    public static func groups(_ candidates: [DuplicateCandidate], fingerprint: (Int) -> PhotoFingerprint?) -> [DuplicateGroup] {
         var copies: [ContentKey: [Int]] = [:]
         for (index, candidate) in candidates.enumerated() { copies[candidate.content, default: []].append(index) }
         // One representative a content: the first file with it, in the order given.
         let representatives = copies.values.map { $0[0] }.sorted()
-        let pictured = representatives.filter { candidates[$0].fingerprint != nil }
-        let prints = pictured.map { candidates[$0].fingerprint! }
+        let pictured = representatives.filter { !candidates[$0].hashes.isEmpty }
         var same = UnionFind(count: pictured.count)
         var near: [(Int, Int)] = []
         let movies = pictured.map { candidates[$0].keeper.format?.isVideo == true }
-        for (a, b) in candidatePairs(prints) where movies[a] == movies[b] && FingerprintDistance.shapesMatch(prints[a], prints[b]) {
-            switch tier(prints[a], prints[b]) {
+        let shapes = pictured.map { candidates[$0].shape }
+        var current: (index: Int, print: PhotoFingerprint?) = (-1, nil)
+        for (a, b) in candidatePairs(pictured.map { candidates[$0].hashes })
+        where movies[a] == movies[b] && FingerprintDistance.shapesMatch(shapes[a], shapes[b]) {
+            // Pairs come by their first: its fingerprint is asked for once.
+            if current.index != a { current = (a, fingerprint(pictured[a])) }
+            guard let first = current.print, let second = fingerprint(pictured[b]) else { continue }
+            switch tier((first, shapes[a]), (second, shapes[b])) {
             case .samePhoto?: same.union(a, b)
             case .similar?: near.append((a, b))
             default: break
@@ -94,15 +103,18 @@ public enum DuplicateSearch {
         return groups.sorted { ($0.tier.order, candidates[$0.keeper].path) < ($1.tier.order, candidates[$1.keeper].path) }
     }
 
-    /// Each pair (a < b) whose hashes lie within `candidateRadius`, one's whole against a window of the other's, once.
-    static func candidatePairs(_ prints: [PhotoFingerprint]) -> [(Int, Int)] {
+    /// Each pair (a < b) whose hashes lie within `candidateRadius`, one's whole against a window of
+    /// the other's, once. Only the wholes are indexed, small enough to stay in the CPU's cache at a
+    /// million photos; the windows query them.
+    static func candidatePairs(_ hashes: [[UInt64]]) -> [(Int, Int)] {
         let windows = PhotoFingerprint.windows.count
-        let index = HammingIndex(Self.windowHashes(prints))
-        var pairs = index.pairs(of: prints.map(\.hash), within: candidateRadius).compactMap { found -> UInt64? in
-            let other = found.match / windows
-            guard other != found.query else { return nil }
-            return UInt64(min(other, found.query)) << 32 | UInt64(max(other, found.query))
-        }
+        let index = HammingIndex(hashes.map { $0[0] })
+        var pairs = index.pairs(of: hashes.count * windows, within: candidateRadius) { hashes[$0 / windows][$0 % windows] }
+            .compactMap { found -> UInt64? in
+                let photo = found.query / windows
+                guard photo != found.match else { return nil }
+                return UInt64(min(photo, found.match)) << 32 | UInt64(max(photo, found.match))
+            }
         pairs.sort()
         var unique: [(Int, Int)] = []
         for (position, pair) in pairs.enumerated() where position == 0 || pairs[position - 1] != pair {
@@ -112,18 +124,11 @@ public enum DuplicateSearch {
     }
 
     /// What two fingerprints are to each other: one photo, near shots, or nothing.
-    static func tier(_ a: PhotoFingerprint, _ b: PhotoFingerprint) -> DuplicateGroup.Tier? {
-        let sameSize = FingerprintDistance.sameSize(a, b)
-        let comparison = FingerprintDistance.between(a, b, enough: sameSize ? samePhotoSameSize : samePhotoResized)
-        let cut = comparison.aligned <= cropGain * comparison.whole
-        let limit = sameSize ? samePhotoSameSize : cut ? samePhotoCut : samePhotoResized
-        if comparison.aligned <= limit { return .samePhoto }
-        return comparison.aligned <= similar ? .similar : nil
-    }
-
-    /// Every print's `windowHashes`, in order, computed by both CPUs' worth of threads.
-    static func windowHashes(_ prints: [PhotoFingerprint]) -> [UInt64] {
-        concatenatedInChunks(prints.count, least: 1024) { range in prints[range].flatMap(\.windowHashes) }
+    static func tier(_ a: (print: PhotoFingerprint, shape: PixelShape), _ b: (print: PhotoFingerprint, shape: PixelShape)) -> DuplicateGroup.Tier? {
+        let limit = a.shape == b.shape ? samePhotoSameSize : samePhotoOtherSize
+        let distance = FingerprintDistance.between(a, b, enough: limit)
+        if distance <= limit { return .samePhoto }
+        return distance <= similar ? .similar : nil
     }
 
     /// Photos linked by near shots, each photo with all its files.

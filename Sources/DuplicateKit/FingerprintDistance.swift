@@ -21,49 +21,40 @@ public enum FingerprintDistance {
         (a ^ b).nonzeroBitCount
     }
 
-    /// Whether one photo could be a crop of the other within `crop`: their shapes.
-    public static func shapesMatch(_ a: PhotoFingerprint, _ b: PhotoFingerprint) -> Bool {
+    /// Whether one photo could be a crop of the other within `crop`: their shapes (upright sizes).
+    public static func shapesMatch(_ a: PixelShape, _ b: PixelShape) -> Bool {
         let limit = -log(1 - crop) + shapeTolerance
         return abs(log(a.aspect) - log(b.aspect)) <= limit
     }
 
-    /// Photos of one size: one cannot be a crop of the other (a crop changes the size), so they
-    /// are compared whole. Burst frames are of one size.
-    public static func sameSize(_ a: PhotoFingerprint, _ b: PhotoFingerprint) -> Bool {
-        a.width == b.width && a.height == b.height
-    }
-
-    /// Two grids' distance whole, and at the best crop one may be of the other.
-    public struct Comparison: Equatable, Sendable {
-        public let whole: Double
-        public let aligned: Double
-    }
-
-    /// The grids compared whole, and aligned where one may be a crop of the other: not where they
-    /// are of one size, within `enough` or beyond `hopeless` whole.
-    public static func between(_ a: PhotoFingerprint, _ b: PhotoFingerprint, enough: Double) -> Comparison {
-        let whole = Window(left: 0, top: 0, width: 1, height: 1)
-        let unaligned = distance(a.grid, b.grid, whole)
-        guard unaligned > enough, unaligned <= hopeless, !sameSize(a, b), shapesMatch(a, b) else {
-            return Comparison(whole: unaligned, aligned: unaligned)
+    /// The two photos' grids compared at the best crop one may be of the other: whole where they are
+    /// of one size (a crop changes the size; burst frames do not), within `enough` or beyond
+    /// `hopeless` whole.
+    public static func between(_ a: (print: PhotoFingerprint, shape: PixelShape), _ b: (print: PhotoFingerprint, shape: PixelShape),
+                               enough: Double) -> Double {
+        let unaligned = distance(a.print.grid, b.print.grid)
+        guard unaligned > enough, unaligned <= hopeless, a.shape != b.shape, shapesMatch(a.shape, b.shape) else {
+            return unaligned
         }
         var best = unaligned
         for (inner, outer) in [(a, b), (b, a)] {
+            let whole = Window(left: 0, top: 0, width: 1, height: 1)
+            let area = outer.print.area
             var found = (distance: unaligned, window: whole)
-            for window in windows(of: outer.aspect, holding: inner.aspect, step: coarseStep) {
-                let d = distance(inner.grid, outer.grid, window)
+            for window in windows(of: outer.shape.aspect, holding: inner.shape.aspect, step: coarseStep) {
+                let d = distance(inner.print.grid, area.grid(over: window, side: PhotoFingerprint.side))
                 if d < found.distance { found = (d, window) }
             }
             // Finer steps around the best window: half, then a quarter of the coarse one.
             for step in [coarseStep / 2, coarseStep / 4] {
                 for window in found.window.neighbours(step: step) where window.isInside(crop: crop) {
-                    let d = distance(inner.grid, outer.grid, window)
+                    let d = distance(inner.print.grid, area.grid(over: window, side: PhotoFingerprint.side))
                     if d < found.distance { found = (d, window) }
                 }
             }
             best = min(best, found.distance)
         }
-        return Comparison(whole: unaligned, aligned: best)
+        return best
     }
 
     /// A region of a picture, in fractions of its width and height.
@@ -102,48 +93,27 @@ public enum FingerprintDistance {
         return found
     }
 
-    /// `inner`'s grid against `outer`'s sampled over `window`.
-    static func distance(_ inner: [UInt8], _ outer: [UInt8], _ window: Window) -> Double {
-        let sampled = sampled(outer, over: window), count = Double(sampled.count)
-        let shift = (inner.reduce(0) { $0 + Double($1) } - sampled.reduce(0, +)) / count
-        var total = 0.0
-        for index in sampled.indices { total += abs(Double(inner[index]) - sampled[index] - shift) }
-        return total / count / 255
-    }
-
-    /// A grid's values over `window`, as a grid of the same side (bilinear, at the centres of its cells).
-    static func sampled(_ grid: [UInt8], over window: Window) -> [Double] {
-        let side = PhotoFingerprint.side
-        let columns = taps(start: window.left, size: window.width), rows = taps(start: window.top, size: window.height)
-        var sampled = [Double](repeating: 0, count: side * side)
-        for y in 0..<side {
-            let row = rows[y]
-            for x in 0..<side {
-                let column = columns[x]
-                let top = Double(grid[row.first * side + column.first]) * (1 - column.weight) + Double(grid[row.first * side + column.second]) * column.weight
-                let bottom = Double(grid[row.second * side + column.first]) * (1 - column.weight) + Double(grid[row.second * side + column.second]) * column.weight
-                sampled[y * side + x] = top * (1 - row.weight) + bottom * row.weight
-            }
-        }
-        return sampled
-    }
-
-    /// For each of a grid's cells across a window from `start` of `size`: the two grid cells it lies between, and how far.
-    static func taps(start: Double, size: Double) -> [(first: Int, second: Int, weight: Double)] {
-        let side = PhotoFingerprint.side
-        return (0..<side).map { index in
-            let position = ((start + size * (Double(index) + 0.5) / Double(side)) * Double(side) - 0.5)
-                .clamped(0, Double(side - 1))
-            let first = Int(position)
-            return (first, min(first + 1, side - 1), position - Double(first))
-        }
+    /// The mean absolute difference of two grids, each one's mean taken out, 0–1.
+    static func distance(_ inner: [Float], _ outer: [Float]) -> Double {
+        let shift = (inner.reduce(0, +) - outer.reduce(0, +)) / Float(inner.count)
+        var total: Float = 0
+        for index in inner.indices { total += abs(inner[index] - outer[index] - shift) }
+        return Double(total) / Double(inner.count) / 255
     }
 }
 
-extension Double {
-    fileprivate func clamped(_ low: Double, _ high: Double) -> Double {
-        Swift.min(Swift.max(self, low), high)
+/// A photo's size, upright.
+public struct PixelShape: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
     }
+
+    /// width / height.
+    var aspect: Double { Double(width) / Double(height) }
 }
 
 #if canImport(Glibc)

@@ -53,11 +53,11 @@ public struct HammingIndex: Sendable {
         }
     }
 
-    /// Every (query, match) pair within `radius`, the queries shared among both CPUs' worth of threads.
-    public func pairs(of queries: [UInt64], within radius: Int) -> [(query: Int, match: Int)] {
-        concatenatedInChunks(queries.count, least: 4096) { range in
+    /// Every (query, match) pair within `radius` among `count` queries, shared among both CPUs' worth of threads.
+    public func pairs(of count: Int, within radius: Int, query: (Int) -> UInt64) -> [(query: Int, match: Int)] {
+        concatenatedInChunks(count, least: 4096) { range in
             var pairs: [(query: Int, match: Int)] = []
-            for query in range { matches(of: queries[query], within: radius) { pairs.append((query, $0)) } }
+            for index in range { matches(of: query(index), within: radius) { pairs.append((index, $0)) } }
             return pairs
         }
     }

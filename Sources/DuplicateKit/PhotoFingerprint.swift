@@ -1,154 +1,144 @@
-/// What a photo looks like, in 264 bytes: enough to tell its copies (re-encoded, resized, in
-/// another format, cut by up to ~10%) from other photos among millions.
+/// What a photo looks like, in 4 KB: enough to tell its copies (re-encoded, resized, in another
+/// format, cut by up to ~10%) from other photos, burst frames included, among millions.
 ///
-/// `grid` is the photo's luma squeezed to 16 × 16 (from 32 × 32, averaged). Two uses:
-/// - a pHash of the grid, or of a window of it (the signs of its 8 × 8 lowest DCT frequencies
-///   against their median), finds candidates fast (`HammingIndex`): a crop's hash lies close to the
-///   hash of the window it was cut from (`windows`), not to its photo's;
-/// - `FingerprintDistance` compares two grids, aligned over the crops one may be of the other.
-/// Made from the whole photo, upright; a flat picture (black, white) has none: it would match every other.
+/// `picture` is the photo's luma averaged into 64 × 64 cells, the whole photo squeezed, upright.
+/// Two uses:
+/// - pHashes (the signs of the 8 × 8 lowest DCT frequencies of a 16 × 16 grid against their
+///   median) of the whole picture and of `windows` of it find candidates fast (`HammingIndex`):
+///   a crop's hash lies close to the hash of the window it was cut from, not to its photo's;
+/// - `FingerprintDistance` compares two photos' 16 × 16 grids, one over windows of the other
+///   averaged from its picture: a picture four times finer than the grid is what lets a crop align
+///   within a level where bursts do not (bench/duplicates/README.md, method A "hires64").
+/// A flat picture (black, white) has none: it would match every other.
 public struct PhotoFingerprint: Equatable, Sendable {
-    /// The grid's side.
+    /// The picture's side.
+    public static let pictureSide = 64
+    /// The side of the grids compared and hashed.
     public static let side = 16
-    /// The side of the picture the grid is averaged from.
-    public static let hashSide = 32
     /// Below this standard deviation of its luma (0–255) a picture is flat.
     static let flatDeviation = 4.0
     /// The windows whose hashes index a photo: whole, centred at 95% and 90%, and 90% at each
-    /// corner, where a crop of up to ~10% leaves it (a 10% corner crop lies 8 bits from its
-    /// window's hash, 20 from the photo's: bench/README.md).
-    static let windows: [FingerprintDistance.Window] = [
+    /// corner, where a crop of up to ~10% leaves it.
+    public static let windows: [FingerprintDistance.Window] = [
         .init(left: 0, top: 0, width: 1, height: 1), .init(left: 0.025, top: 0.025, width: 0.95, height: 0.95),
         .init(left: 0.05, top: 0.05, width: 0.9, height: 0.9),
     ] + [(0.0, 0.0), (0.1, 0.0), (0.0, 0.1), (0.1, 0.1)].map { .init(left: $0.0, top: $0.1, width: 0.9, height: 0.9) }
+        + [(0.0, 0.0), (0.05, 0.0), (0.0, 0.05), (0.05, 0.05)].map { .init(left: $0.0, top: $0.1, width: 0.95, height: 0.95) }
+        + [(0.0, 0.0, 0.95, 1.0), (0.05, 0.0, 0.95, 1.0), (0.0, 0.0, 1.0, 0.95), (0.0, 0.05, 1.0, 0.95)].map { .init(left: $0.0, top: $0.1, width: $0.2, height: $0.3) }
 
-    /// The pHash of the whole grid.
-    public let hash: UInt64
-    /// Luma 0–255, `side` × `side`, row by row.
-    public let grid: [UInt8]
-    /// The photo's size, upright: its shape decides which crops are possible, its pixels the keeper.
-    public let width: Int
-    public let height: Int
+    /// Luma 0–255, `pictureSide` × `pictureSide`, row by row.
+    public let picture: [UInt8]
+    /// The pHashes of `windows`, in their order: the first is the whole picture's.
+    public let hashes: [UInt64]
+    /// The whole picture's grid.
+    let grid: [Float]
 
-    public init(grid: [UInt8], width: Int, height: Int) {
-        precondition(grid.count == Self.side * Self.side, "a grid of \(Self.side) × \(Self.side)")
-        self.grid = grid
-        self.width = width
-        self.height = height
-        hash = Self.pHash(grid, Self.transforms[0])
-    }
-
-    /// The fingerprint of a photo of `width` × `height`, upright, from its luma squeezed to
-    /// `hashSide` × `hashSide` (row by row); nil when the picture is flat.
-    public init?(luma: [UInt8], width: Int, height: Int) {
-        precondition(luma.count == Self.hashSide * Self.hashSide, "a picture of \(Self.hashSide) × \(Self.hashSide)")
-        let values = luma.map(Double.init)
+    /// The fingerprint of a picture, nil when it is flat.
+    public init?(picture: [UInt8]) {
+        precondition(picture.count == Self.pictureSide * Self.pictureSide, "a picture of \(Self.pictureSide) × \(Self.pictureSide)")
+        let values = picture.map(Double.init)
         let mean = values.reduce(0, +) / Double(values.count)
         let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
         guard variance.squareRoot() >= Self.flatDeviation else { return nil }
-        self.init(grid: Self.halved(luma), width: width, height: height)
+        self.picture = picture
+        let area = SummedArea(picture, side: Self.pictureSide)
+        grid = area.grid(over: Self.windows[0], side: Self.side)
+        hashes = Self.windows.map { [area] in Self.pHash(area.grid(over: $0, side: Self.side)) }
     }
 
-    /// width / height.
-    public var aspect: Double { Double(width) / Double(height) }
-
-    /// The hashes of `windows`, in their order (the first is `hash`).
-    public var windowHashes: [UInt64] {
-        Self.transforms.map { Self.pHash(grid, $0) }
+    /// A fingerprint as recorded: its picture and `hashes`, as `init(picture:)` made them.
+    public init(picture: [UInt8], hashes: [UInt64]) {
+        precondition(picture.count == Self.pictureSide * Self.pictureSide && hashes.count == Self.windows.count)
+        self.picture = picture
+        self.hashes = hashes
+        grid = SummedArea(picture, side: Self.pictureSide).grid(over: Self.windows[0], side: Self.side)
     }
 
-    /// Bit 8u + v is set when the DCT coefficient (u, v) of the grid over a window is above the
-    /// median of the 63 that are not DC. `transform` is the window's: the DCT of the grid sampled
-    /// over it (both linear), as one matrix for its rows and one for its columns.
-    static func pHash(_ grid: [UInt8], _ transform: WindowTransform) -> UInt64 {
-        let side = Self.side, kept = 8
-        return grid.withUnsafeBufferPointer { grid in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: side * kept + kept * kept + 63) { scratch in
-                // Each grid row's 8 lowest frequencies across, then those down the columns.
-                transform.columns.withUnsafeBufferPointer { columns in
-                    for y in 0..<side {
-                        for v in 0..<kept {
-                            var sum: Float = 0
-                            for x in 0..<side { sum += Float(grid[y * side + x]) * columns[v * side + x] }
-                            scratch[y * kept + v] = sum
-                        }
-                    }
-                }
-                let coefficients = side * kept
-                transform.rows.withUnsafeBufferPointer { rows in
-                    for u in 0..<kept {
-                        for v in 0..<kept {
-                            var sum: Float = 0
-                            for y in 0..<side { sum += scratch[y * kept + v] * rows[u * side + y] }
-                            scratch[coefficients + u * kept + v] = sum
-                        }
-                    }
-                }
-                let others = coefficients + kept * kept
-                for index in 1..<kept * kept { scratch[others + index - 1] = scratch[coefficients + index] }
-                let median = Self.select(31, in: UnsafeMutableBufferPointer(rebasing: scratch[others..<others + 63]))
-                var hash: UInt64 = 0
-                for bit in 0..<kept * kept where scratch[coefficients + bit] > median { hash |= 1 << UInt64(bit) }
-                return hash
+    public static func == (left: Self, right: Self) -> Bool { left.picture == right.picture }
+
+    /// The picture's running sums, for the mean of any region of it.
+    var area: SummedArea { SummedArea(picture, side: Self.pictureSide) }
+
+    /// The pHash of the whole picture.
+    public var hash: UInt64 { hashes[0] }
+
+    /// Bit 8u + v is set when the DCT coefficient (u, v) of `grid` is above the median of the 63 that are not DC.
+    static func pHash(_ grid: [Float]) -> UInt64 {
+        let side = Self.side, kept = 8, cosines = Self.cosines
+        // Each row's 8 lowest frequencies across, then those down the columns.
+        var across = [Float](repeating: 0, count: side * kept)
+        for y in 0..<side {
+            for v in 0..<kept {
+                var sum: Float = 0
+                for x in 0..<side { sum += grid[y * side + x] * cosines[v * side + x] }
+                across[y * kept + v] = sum
             }
         }
-    }
-
-    /// The `k`th smallest of `values` (which it reorders): Hoare's selection.
-    private static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Float>) -> Float {
-        var (low, high) = (0, values.count - 1)
-        while low < high {
-            let pivot = values[(low + high) / 2]
-            var (i, j) = (low, high)
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
+        var coefficients = [Float](repeating: 0, count: kept * kept)
+        for u in 0..<kept {
+            for v in 0..<kept {
+                var sum: Float = 0
+                for y in 0..<side { sum += across[y * kept + v] * cosines[u * side + y] }
+                coefficients[u * kept + v] = sum
             }
-            if k <= j { high = j } else if k >= i { low = i } else { return values[k] }
         }
-        return values[k]
+        let median = coefficients.dropFirst().sorted()[31]
+        var hash: UInt64 = 0
+        for bit in 0..<kept * kept where coefficients[bit] > median { hash |= 1 << UInt64(bit) }
+        return hash
     }
 
-    /// A window's sampling and the DCT's 8 lowest frequencies, composed: 8 × `side`, for rows and for columns.
-    struct WindowTransform {
-        let rows: [Float]
-        let columns: [Float]
+    /// Row u: cos(π (2i + 1) u / 2 side), for the 8 lowest frequencies.
+    private static let cosines: [Float] = (0..<8).flatMap { u in
+        (0..<side).map { i in Float(cos(Double.pi * Double((2 * i + 1) * u) / Double(2 * side))) }
+    }
+}
 
-        init(_ window: FingerprintDistance.Window) {
-            rows = Self.matrix(FingerprintDistance.taps(start: window.top, size: window.height))
-            columns = Self.matrix(FingerprintDistance.taps(start: window.left, size: window.width))
-        }
+/// A picture's running sums (a summed-area table): the mean of any region of it in four reads,
+/// exact for the picture taken as constant over each of its cells.
+struct SummedArea: Sendable {
+    let side: Int
+    /// (side + 1)², row by row: the sum of the cells above and left of each corner.
+    private let sums: [Double]
 
-        /// Row u: cos(π (2i + 1) u / 2 side) over the sample points i, spread on the grid cells they are read from.
-        private static func matrix(_ taps: [(first: Int, second: Int, weight: Double)]) -> [Float] {
-            let side = PhotoFingerprint.side
-            var matrix = [Float](repeating: 0, count: 8 * side)
-            for u in 0..<8 {
-                for (point, tap) in taps.enumerated() {
-                    let cosine = cos(Double.pi * Double((2 * point + 1) * u) / Double(2 * side))
-                    matrix[u * side + tap.first] += Float(cosine * (1 - tap.weight))
-                    matrix[u * side + tap.second] += Float(cosine * tap.weight)
-                }
+    init(_ picture: [UInt8], side: Int) {
+        self.side = side
+        var sums = [Double](repeating: 0, count: (side + 1) * (side + 1))
+        for y in 0..<side {
+            var row = 0.0
+            for x in 0..<side {
+                row += Double(picture[y * side + x])
+                sums[(y + 1) * (side + 1) + x + 1] = sums[y * (side + 1) + x + 1] + row
             }
-            return matrix
         }
+        self.sums = sums
     }
 
-    static let transforms = windows.map(WindowTransform.init)
-
-    /// The 32 × 32 picture averaged 2 × 2 into the 16 × 16 grid.
-    private static func halved(_ luma: [UInt8]) -> [UInt8] {
-        let side = Self.side, big = hashSide
-        return (0..<side * side).map { cell in
-            let x = cell % side * 2, y = cell / side * 2
-            let sum = Int(luma[y * big + x]) + Int(luma[y * big + x + 1]) + Int(luma[(y + 1) * big + x]) + Int(luma[(y + 1) * big + x + 1])
-            return UInt8((sum + 2) / 4)
+    /// `window` averaged into a `cells` × `cells` grid.
+    func grid(over window: FingerprintDistance.Window, side cells: Int) -> [Float] {
+        let xs = (0...cells).map { (window.left + window.width * Double($0) / Double(cells)) * Double(side) }
+        let ys = (0...cells).map { (window.top + window.height * Double($0) / Double(cells)) * Double(side) }
+        var corners = [Double](repeating: 0, count: (cells + 1) * (cells + 1))
+        for j in 0...cells { for i in 0...cells { corners[j * (cells + 1) + i] = sum(to: xs[i], ys[j]) } }
+        var grid = [Float](repeating: 0, count: cells * cells)
+        for j in 0..<cells {
+            for i in 0..<cells {
+                let total = corners[(j + 1) * (cells + 1) + i + 1] - corners[j * (cells + 1) + i + 1]
+                    - corners[(j + 1) * (cells + 1) + i] + corners[j * (cells + 1) + i]
+                grid[j * cells + i] = Float(total / ((xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j])))
+            }
         }
+        return grid
+    }
+
+    /// The sum over [0, x] × [0, y], in cells (clamped to the picture): the table read bilinearly.
+    private func sum(to x: Double, _ y: Double) -> Double {
+        let x = min(max(x, 0), Double(side)), y = min(max(y, 0), Double(side))
+        let left = min(Int(x), side - 1), top = min(Int(y), side - 1)
+        let fx = x - Double(left), fy = y - Double(top), row = side + 1
+        let upper = sums[top * row + left] * (1 - fx) + sums[top * row + left + 1] * fx
+        let lower = sums[(top + 1) * row + left] * (1 - fx) + sums[(top + 1) * row + left + 1] * fx
+        return upper * (1 - fy) + lower * fy
     }
 }
 

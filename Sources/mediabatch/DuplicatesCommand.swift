@@ -46,14 +46,16 @@ struct DuplicatesCommand: ParsableCommand {
 
     func run() throws {
         var found = Found()
+        let groups: [DuplicateGroup]
         if !folders.isEmpty {
             for folder in folders { try scan(folder, into: &found) }
+            groups = found.groups
         } else if let manifest {
             try read(manifest: commandLinePath(manifest), into: &found)
-        } else if let state {
-            try read(state: commandLinePath(state), into: &found)
+            groups = found.groups
+        } else {
+            groups = try grouped(state: commandLinePath(state!), into: &found)
         }
-        let groups = DuplicateSearch.groups(found.candidates)
         if json { try printJSON(groups, found) } else { printText(groups, found) }
     }
 
@@ -69,19 +71,21 @@ extension DuplicatesCommand {
         let scanned = try DuplicateScan.scan(.init(root: commandLinePath(folder), scratch: scratch, statePath: state.map(commandLinePath)),
                                              concurrency: jobs ?? AvailableCPUs.count, budget: memoryBudget,
                                              workers: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), prefix: prefix)
-        found.candidates += scanned.candidates
-        found.unread += scanned.unread
+        found.add(scanned)
     }
 
     /// The items a run's manifest holds.
     private func read(manifest: URL, into found: inout Found) throws {
         struct Document: Decodable { let items: [Manifest.Item] }
         let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: manifest))
-        found.candidates = document.items.compactMap { DuplicateCandidate(path: $0.input, readings: $0.readings) }
+        for item in document.items {
+            if let reading = FingerprintReading(item.readings) { found.add(reading, path: item.input) }
+        }
     }
 
-    /// The items a run's state database holds.
-    private func read(state: URL, into found: inout Found) throws {
+    /// The groups among the items a run's state database holds; their pictures are read again
+    /// where the hashes found a pair (a million items' would not fit in memory).
+    private func grouped(state: URL, into found: inout Found) throws -> [DuplicateGroup] {
         guard let store = try StateStore(readingExisting: state.path) else {
             printError("error: no state database at \(state.path)")
             throw ExitCode(ExitStatus.invalid)
@@ -90,15 +94,16 @@ extension DuplicatesCommand {
         var batch: [(input: String, text: String)] = []
         func parse() {
             var parsed = [DuplicateCandidate?](repeating: nil, count: batch.count)
+            // Only the hashes are kept: the pictures are read again for the pairs they find.
             parsed.withUnsafeMutableBufferPointer { buffer in
                 let results = buffer, lanes = AvailableCPUs.count
                 DispatchQueue.concurrentPerform(iterations: lanes) { lane in
                     for row in stride(from: lane, to: batch.count, by: lanes) {
-                        results[row] = DuplicateCandidate(path: batch[row].input, readingsText: batch[row].text)
+                        results[row] = FingerprintReading(readingsText: batch[row].text)?.candidate(path: batch[row].input)
                     }
                 }
             }
-            found.candidates += parsed.compactMap { $0 }
+            for candidate in parsed.compactMap({ $0 }) { found.add(candidate, fingerprint: nil) }
             batch.removeAll(keepingCapacity: true)
         }
         try store.forEachReadings { input, text in
@@ -106,6 +111,9 @@ extension DuplicatesCommand {
             if batch.count == 8192 { parse() }
         }
         parse()
+        return DuplicateSearch.groups(found.candidates) { index in
+            (try? store.item(found.candidates[index].path)?.readings).flatMap { $0.flatMap(FingerprintReading.init(readingsText:)) }?.print
+        }
     }
 
     private func printJSON(_ groups: [DuplicateGroup], _ found: Found) throws {

@@ -77,6 +77,8 @@ VARIANTS = {
     "hires64": {"size": 64, "grid": 16, "sample": "area"},
     # proposed fix: fine stage on a 128x128 thumbnail, 32x32 grid, area cells
     "hires": {"size": 128, "grid": 32, "sample": "area"},
+    # the proposed fix at half the stored picture: 64x64 thumbnail, 32x32 grid, area cells
+    "hires64g32": {"size": 64, "grid": 32, "sample": "area"},
 }
 
 

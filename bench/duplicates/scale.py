@@ -4,8 +4,8 @@
     bench/duplicates/scale.py MEDIABATCH N DB
 
 Runs MEDIABATCH over one sample with a fingerprint stage to get today's schema, then fills DB's items with N
-readings: random hashes and grids, one in ten a copy of another (its hash 0-6 bits away, its grid within a
-few levels), so that the index has pairs to find and the grids pairs to compare. Prints the time and peak
+readings: random hashes and pictures, one in ten a copy of another (its hashes 0-4 bits away, its picture
+within a few levels), so that the index has pairs to find and the pictures pairs to compare. Prints the time and peak
 memory of grouping them (`/usr/bin/time`), and the number of groups.
 """
 import base64, hashlib, json, os, random, shutil, sqlite3, subprocess, sys, tempfile
@@ -24,10 +24,12 @@ template = con.execute("SELECT * FROM items").fetchone()
 columns = [d[0] for d in con.execute("SELECT * FROM items").description]
 con.execute("DELETE FROM items")
 
-def row(index, hash_, grid):
+WINDOWS, SIDE = 15, 64
+
+def row(index, hashes, picture):
     sha = hashlib.sha256(str(index).encode()).hexdigest()
     reading = {"fingerprint": {"sha256": sha, "format": "jpeg", "width": 4000, "height": 3000, "metadataBytes": 0,
-                               "hash": f"{hash_:016x}", "grid": base64.b64encode(bytes(grid)).decode()}}
+                               "hashes": [f"{h:016x}" for h in hashes], "picture": base64.b64encode(picture).decode()}}
     values = dict(zip(columns, template))
     values.update(input=f"photos/{index:08d}.jpg", contentHash=sha, readings=json.dumps(reading))
     return [values[c] for c in columns]
@@ -35,13 +37,17 @@ def row(index, hash_, grid):
 rows, last = [], None
 for index in range(count):
     if last and random.random() < 0.1:
-        hash_ = last[0]
-        for _ in range(random.randint(0, 6)): hash_ ^= 1 << random.randrange(64)
-        grid = [min(255, max(0, v + random.randint(-3, 3))) for v in last[1]]
+        flips = 0
+        for _ in range(random.randint(0, 4)): flips ^= 1 << random.randrange(64)
+        hashes = [h ^ flips for h in last[0]]
+        picture = bytearray(last[1])
+        for _ in range(64):
+            at = random.randrange(len(picture))
+            picture[at] = min(255, max(0, picture[at] + random.randint(-3, 3)))
     else:
-        hash_, grid = random.getrandbits(64), [random.randrange(256) for _ in range(256)]
-    last = (hash_, grid)
-    rows.append(row(index, hash_, grid))
+        hashes, picture = [random.getrandbits(64) for _ in range(WINDOWS)], random.randbytes(SIDE * SIDE)
+    last = (hashes, picture)
+    rows.append(row(index, hashes, picture))
     if len(rows) == 50000:
         con.executemany(f"INSERT INTO items VALUES ({','.join('?' * len(columns))})", rows); rows = []
 con.executemany(f"INSERT INTO items VALUES ({','.join('?' * len(columns))})", rows)

@@ -39,7 +39,9 @@ final class ItemOutputs {
     /// luma added up in `photoSide` × `photoSide` cells while it streamed into its encoder.
     private var photo: (side: Int, luma: [UInt8])?
     private let readsPhoto: Bool
-    static let photoSide = 32
+    /// A picture tallied is 5 pixels a cell along its longest side, and a pixel a cell at least
+    /// across: a smaller one is not (the reader decodes its own, `FingerprintStage.decodedSide`).
+    static let photoSide = 64
 
     /// `made`: the outputs to make now (not those an earlier run's files stand for).
     init(_ item: ItemContext, _ plan: ItemPlan, making made: [PlannedOutput], renditionCache: RenditionCache) {
@@ -84,7 +86,9 @@ final class ItemOutputs {
     /// `picture`, rendered from the item's one decode, encoded as `output`'s format with the item's metadata.
     private func encode(_ picture: Picture, as output: PlannedOutput, to path: String) throws -> String {
         var image = try renderer.image(for: picture, alpha: output.format.row.encoder?.codec.keepsAlpha == true)
-        let tallies = readsPhoto && picture.showsWholePhoto && picture.frames == 1 && picture.scaled.longestSide < photo?.side ?? .max
+        let tallies = readsPhoto && picture.showsWholePhoto && picture.frames == 1
+            && min(picture.scaled.width, picture.scaled.height) >= Self.photoSide && picture.scaled.longestSide >= 5 * Self.photoSide
+            && picture.scaled.longestSide < photo?.side ?? .max
         if tallies { image = try failingDecode { try image.tallied(side: Self.photoSide) } }
         let gainMap = output.format.carriesGainMap && picture.keepsGainMap
             ? gainMaps.gainMap(for: picture, smartCut: renderer.smartCut(of: picture)) : nil

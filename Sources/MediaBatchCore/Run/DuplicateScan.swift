@@ -8,12 +8,33 @@ import PipelineModel
 /// of unchanged files): what `mediabatch duplicates DIR` groups, and what `input.duplicates: keeper`
 /// skips copies by.
 public enum DuplicateScan {
-    /// The files with a fingerprint reading, and those that could not be read, with why.
+    /// The files with a fingerprint reading and their fingerprints, and those that could not be read, with why.
     public struct Found {
-        public var candidates: [DuplicateCandidate] = []
+        public private(set) var candidates: [DuplicateCandidate] = []
+        public private(set) var fingerprints: [PhotoFingerprint?] = []
         public var unread: [(path: String, reason: String)] = []
 
         public init() {}
+
+        public mutating func add(_ reading: FingerprintReading, path: String) {
+            add(reading.candidate(path: path), fingerprint: reading.print)
+        }
+
+        /// `fingerprint`: nil where it is to be read again when asked for (`DuplicateSearch.groups`).
+        public mutating func add(_ candidate: DuplicateCandidate, fingerprint: PhotoFingerprint?) {
+            candidates.append(candidate)
+            fingerprints.append(fingerprint)
+        }
+
+        public mutating func add(_ other: Found) {
+            candidates += other.candidates
+            fingerprints += other.fingerprints
+            unread += other.unread
+        }
+
+        public var groups: [DuplicateGroup] {
+            DuplicateSearch.groups(candidates) { fingerprints[$0] }
+        }
     }
 
     /// What to read: `root`'s files matching `include` and not `exclude`. `scratch` is the run's
@@ -61,7 +82,7 @@ public enum DuplicateScan {
     /// "duplicateOf: KEEPER (tier)", for the identical and samePhoto groups among `found`.
     public static func copies(in found: Found) -> [String: String] {
         var copies: [String: String] = [:]
-        for group in DuplicateSearch.groups(found.candidates) where group.tier != .similar {
+        for group in found.groups where group.tier != .similar {
             let keeper = found.candidates[group.keeper].path
             for member in group.members where member != group.keeper {
                 copies[found.candidates[member].path] = "duplicateOf: \(keeper) (\(group.tier.rawValue))"
@@ -86,8 +107,8 @@ public enum DuplicateScan {
             let path = prefix + result.input
             if let error = result.error {
                 found.unread.append((path, "\(error.stage): \(error.message)"))
-            } else if let candidate = DuplicateCandidate(path: path, readings: result.readings) {
-                found.candidates.append(candidate)
+            } else if let reading = FingerprintReading(result.readings) {
+                found.add(reading, path: path)
             }
         }
     }

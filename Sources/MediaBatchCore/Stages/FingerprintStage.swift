@@ -12,11 +12,13 @@ extension StageName {
 /// a keeper among copies (format, size, metadata, capture time), into the report, the manifest and
 /// the state database under `fingerprint`: what `mediabatch duplicates` groups. From the smallest
 /// picture `write` rendered of the whole photo, so a conversion job decodes nothing more; where
-/// it rendered none (its outputs are copies, or kept; no `write`), from a 256-pixel decode of its own
-/// (shrunk on load, a HEIC's thumbnail, a RAW's preview, a movie's poster frame).
+/// it rendered none (its outputs are copies, or kept; no `write`), from a 320-pixel decode of its own
+/// (shrunk on load, a RAW's preview, a movie's poster frame).
 struct FingerprintStage: PhotoReader, Equatable {
-    /// The own decode's longest side: averaged into 32 × 32 cells, its luma is within a level of a larger picture's.
-    static let decodedSide = 256
+    /// The own decode's longest side: five pixels a cell of the picture. Not less: a phone HEIC's
+    /// 320 × 240 thumbnail item (which a smaller decode reads) lies 0.0057 from its photo, as far
+    /// as burst frames do (`DuplicateSearch.samePhotoSameSize`).
+    static let decodedSide = 320
 
     static let syntax = [StageSyntax(
         spelling: "fingerprint",
@@ -34,7 +36,8 @@ struct FingerprintStage: PhotoReader, Equatable {
     /// Reading fingerprints redoes items, not their outputs: those of an unchanged recipe are kept.
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         guard format != nil else { return }
-        fingerprint.outputs.append(self.fingerprint)
+        // The picture's side: a reading of another is redone.
+        fingerprint.outputs.append("\(self.fingerprint)/\(PhotoFingerprint.pictureSide)")
     }
 
     func read(_ photo: VImage?, of item: ItemContext, _ plan: ItemPlan, into outcome: inout PixelOutcome) throws {
@@ -46,7 +49,7 @@ struct FingerprintStage: PhotoReader, Equatable {
         outcome.readings[Self.name.rawValue] = try Self.reading(of: image, item)
     }
 
-    /// The photo at 256 pixels, as the plan's pictures decode it (a movie's at its poster's frame or the automatic one).
+    /// The photo at `decodedSide` pixels, as the plan's pictures decode it (a movie's at its poster's frame or the automatic one).
     private static func ownPicture(_ item: ItemContext, _ plan: ItemPlan) -> Picture? {
         let frame = item.video?.shownFrame.map {
             Picture.Source(stored: $0, orientation: 1, needsConversion: false, hasProfile: false, decoder: .movieFrame(.auto))
@@ -58,19 +61,20 @@ struct FingerprintStage: PhotoReader, Equatable {
     /// The reading: the fingerprint (absent for a flat picture), the file's hash, the keeper's facts.
     static func reading(of photo: VImage, _ item: ItemContext) throws -> JSONValue {
         let upright = item.pictureSource?.upright ?? item.video?.shownFrame ?? PixelSize(width: photo.width, height: photo.height)
-        let print = PhotoFingerprint(luma: try squeezedLuma(photo), width: upright.width, height: upright.height)
+        let print = PhotoFingerprint(picture: try squeezedLuma(photo))
         let captured = item.facts.capture.flatMap { $0.source == .metadata ? $0.date.formatted(.iso8601) : nil }
         let reading = FingerprintReading(sha256: item.contentHash, format: item.format.rawValue, width: upright.width, height: upright.height,
                                          metadataBytes: metadataBytes(item), captured: captured,
-                                         hash: print.map { String(format: "%016llx", $0.hash) }, grid: print.map { Data($0.grid).base64EncodedString() },
+                                         hashes: print.map { $0.hashes.map { String(format: "%016llx", $0) } },
+                                         picture: print.map { Data($0.picture).base64EncodedString() },
                                          flat: print == nil ? true : nil)
         return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reading))
     }
 
-    /// The photo's luma averaged into `hashSide` × `hashSide` cells, as `write` adds it up while it
+    /// The photo's luma averaged into `pictureSide` × `pictureSide` cells, as `write` adds it up while it
     /// encodes (`mb_vips_tally`): a fingerprint is the same whichever way its picture came.
     private static func squeezedLuma(_ picture: VImage) throws -> [UInt8] {
-        let side = PhotoFingerprint.hashSide
+        let side = PhotoFingerprint.pictureSide
         // Every cell a pixel at least.
         let photo = picture.width < side || picture.height < side
             ? try picture.resized(width: max(side, picture.width), height: max(side, picture.height)) : picture
@@ -93,7 +97,7 @@ struct FingerprintStage: PhotoReader, Equatable {
 }
 
 /// The `fingerprint` reading, as the report, the manifest and the state database hold it.
-struct FingerprintReading: Codable {
+public struct FingerprintReading: Codable, Sendable {
     let sha256: String
     let format: String
     /// The photo's size, upright.
@@ -103,34 +107,41 @@ struct FingerprintReading: Codable {
     let metadataBytes: Int
     /// When the metadata says it was taken, ISO 8601.
     let captured: String?
-    /// `PhotoFingerprint.hash`, hexadecimal, and its grid, base64; absent for a flat picture.
-    let hash: String?
-    let grid: String?
+    /// `PhotoFingerprint.hashes`, hexadecimal, and its picture, base64; absent for a flat picture.
+    let hashes: [String]?
+    let picture: String?
     let flat: Bool?
 }
 
-extension DuplicateCandidate {
-    /// The file at `path` as its reading describes it.
-    init(path: String, _ reading: FingerprintReading) {
-        let grid = reading.grid.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
-        let print = grid.flatMap { $0.count == PhotoFingerprint.side * PhotoFingerprint.side ? $0 : nil }
-            .map { PhotoFingerprint(grid: $0, width: reading.width, height: reading.height) }
-        self.init(path: path, contentHash: reading.sha256, fingerprint: print,
-                  keeper: KeeperFacts(format: MediaFormat(rawValue: reading.format), width: reading.width, height: reading.height,
-                                      metadataBytes: reading.metadataBytes, captured: reading.captured.flatMap { try? Date($0, strategy: .iso8601) }))
+extension FingerprintReading {
+    /// The file at `path` as its reading describes it; its fingerprint is `print`.
+    public func candidate(path: String) -> DuplicateCandidate {
+        let hashes = windowHashes
+        return DuplicateCandidate(path: path, contentHash: sha256, hashes: picture != nil && hashes.count == PhotoFingerprint.windows.count ? hashes : [],
+                                  keeper: KeeperFacts(format: MediaFormat(rawValue: format), width: width, height: height,
+                                                      metadataBytes: metadataBytes, captured: captured.flatMap { try? Date($0, strategy: .iso8601) }))
     }
 
-    /// From a report's or a manifest's readings of the item at `path`; nil without a `fingerprint` reading.
-    public init?(path: String, readings: [String: JSONValue]) {
+    /// The fingerprint, nil for a flat picture (or a reading of another picture size or windows).
+    public var print: PhotoFingerprint? {
+        guard let bytes = picture.flatMap({ Data(base64Encoded: $0) }), bytes.count == PhotoFingerprint.pictureSide * PhotoFingerprint.pictureSide,
+              windowHashes.count == PhotoFingerprint.windows.count else { return nil }
+        return PhotoFingerprint(picture: [UInt8](bytes), hashes: windowHashes)
+    }
+
+    private var windowHashes: [UInt64] { hashes?.compactMap { UInt64($0, radix: 16) } ?? [] }
+
+    /// From a report's or a manifest's readings; nil without a `fingerprint` reading.
+    public init?(_ readings: [String: JSONValue]) {
         guard let value = readings[StageName.fingerprint.rawValue],
-              let reading = try? JSONDecoder().decode(FingerprintReading.self, from: JSONEncoder().encode(value)) else { return nil }
-        self.init(path: path, reading)
+              let reading = try? JSONDecoder().decode(Self.self, from: JSONEncoder().encode(value)) else { return nil }
+        self = reading
     }
 
-    /// From the readings a state database keeps of the item at `path` (`ItemRecord.readings`).
-    public init?(path: String, readingsText: String) {
+    /// From the readings a state database keeps of an item (`ItemRecord.readings`).
+    public init?(readingsText: String) {
         struct Readings: Decodable { let fingerprint: FingerprintReading? }
         guard let reading = try? JSONDecoder().decode(Readings.self, from: Data(readingsText.utf8)).fingerprint else { return nil }
-        self.init(path: path, reading)
+        self = reading
     }
 }

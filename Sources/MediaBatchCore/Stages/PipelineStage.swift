@@ -36,7 +36,7 @@ extension PipelineStage {
 }
 
 /// A stage that reads something of each item's photo once the outputs are made (a fingerprint):
-/// it gets the smallest picture `write` encoded that shows the whole photo, squeezed to 32 × 32
+/// it gets the smallest picture `write` encoded that shows the whole photo, squeezed to 64 × 64
 /// (one band, luma) as it streamed into its encoder, or nil where none was (outputs all copies, or
 /// kept from an earlier run; no `write`), and adds what it read to `outcome.readings` under its key.
 protocol PhotoReader: PipelineStage {
