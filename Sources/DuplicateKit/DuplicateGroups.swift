@@ -47,8 +47,7 @@ public struct DuplicateGroup: Equatable, Sendable {
     public let why: String
 }
 
-/// The search: the hash index finds candidate pairs, the aligned grids decide each. Movies are
-/// compared with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
+/// The search: the hash index finds candidate pairs, the aligned grids decide each.
 public enum DuplicateSearch {
     /// One photo, as far apart as `FingerprintDistance` measures (bench/duplicates: a labelled set of
     /// 440 files). Of one size, compared whole: a re-encode, another format, turned by EXIF, metadata
@@ -64,8 +63,9 @@ public enum DuplicateSearch {
     /// does. `HammingIndex` finds them with one bit flipped a block: 5 is its cheapest radius.
     public static let candidateRadius = 5
 
-    /// The groups among `candidates`; `fingerprint` gives a candidate's fingerprint by its index.
-    public static func groups(_ candidates: [DuplicateCandidate], fingerprint: (Int) -> PhotoFingerprint?) -> [DuplicateGroup] {
+    /// The groups among `candidates`. `fingerprints` gives the fingerprints of candidates by their
+    /// indices (those it has), a few thousand at a time: those the hashes paired.
+    public static func groups(_ candidates: [DuplicateCandidate], fingerprints: ([Int]) -> [Int: PhotoFingerprint]) -> [DuplicateGroup] {
         var copies: [ContentKey: [Int]] = [:]
         for (index, candidate) in candidates.enumerated() { copies[candidate.content, default: []].append(index) }
         // One representative a content: the first file with it, in the order given.
@@ -73,19 +73,12 @@ public enum DuplicateSearch {
         let pictured = representatives.filter { !candidates[$0].hashes.isEmpty }
         var same = UnionFind(count: pictured.count)
         var near: [(Int, Int)] = []
-        let movies = pictured.map { candidates[$0].keeper.format?.isVideo == true }
-        let shapes = pictured.map { candidates[$0].shape }
-        var current: (index: Int, print: PhotoFingerprint?) = (-1, nil)
-        for (a, b) in candidatePairs(pictured.map { candidates[$0].hashes })
-        where movies[a] == movies[b] && FingerprintDistance.shapesMatch(shapes[a], shapes[b]) {
-            // Pairs come by their first: its fingerprint is asked for once.
-            if current.index != a { current = (a, fingerprint(pictured[a])) }
-            guard let first = current.print, let second = fingerprint(pictured[b]) else { continue }
-            switch tier((first, shapes[a]), (second, shapes[b])) {
-            case .samePhoto?: same.union(a, b)
-            case .similar?: near.append((a, b))
-            default: break
-            }
+        let pictures = { (indices: [Int]) -> [Int: PhotoFingerprint] in
+            let found = fingerprints(indices.map { pictured[$0] })
+            return Dictionary(uniqueKeysWithValues: indices.compactMap { index in found[pictured[index]].map { (index, $0) } })
+        }
+        for (a, b, tier) in tiers(of: pictured.map { candidates[$0] }, fingerprints: pictures) {
+            if tier == .samePhoto { same.union(a, b) } else { near.append((a, b)) }
         }
         let files = { (contents: [Int]) in contents.flatMap { copies[candidates[$0].content]! } }
         var groups: [DuplicateGroup] = []
@@ -101,6 +94,30 @@ public enum DuplicateSearch {
         }
         groups += similarGroups(near, same: &same, photos: photos, files: files, candidates)
         return groups.sorted { ($0.tier.order, candidates[$0.keeper].path) < ($1.tier.order, candidates[$1.keeper].path) }
+    }
+
+    /// Each pair of `candidates` one photo or near shots, with which; `fingerprints` gives those of
+    /// candidates by their indices.
+    private static func tiers(of candidates: [DuplicateCandidate], fingerprints: ([Int]) -> [Int: PhotoFingerprint]) -> [(Int, Int, DuplicateGroup.Tier)] {
+        let pairs = candidatePairs(candidates.map(\.hashes)).filter { a, b in
+            // Movies with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
+            candidates[a].keeper.format?.isVideo == candidates[b].keeper.format?.isVideo
+                && FingerprintDistance.shapesMatch(candidates[a].shape, candidates[b].shape)
+        }
+        var found: [(Int, Int, DuplicateGroup.Tier)] = []
+        for start in stride(from: 0, to: pairs.count, by: 4096) {
+            let batch = pairs[start..<min(start + 4096, pairs.count)]
+            let prints = fingerprints(Array(Set(batch.flatMap { [$0.0, $0.1] })).sorted())
+            found += concatenatedInChunks(batch.count, least: 256) { range in
+                range.compactMap { offset -> (Int, Int, DuplicateGroup.Tier)? in
+                    let (a, b) = batch[batch.startIndex + offset]
+                    guard let first = prints[a], let second = prints[b],
+                          let tier = tier((first, candidates[a].shape), (second, candidates[b].shape)) else { return nil }
+                    return (a, b, tier)
+                }
+            }
+        }
+        return found
     }
 
     /// Each pair (a < b) whose hashes lie within `candidateRadius`, one's whole against a window of

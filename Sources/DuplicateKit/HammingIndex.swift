@@ -7,59 +7,62 @@ public struct HammingIndex: Sendable {
     static let blocks: [(shift: Int, bits: Int)] = [(0, 22), (22, 21), (43, 21)]
     private let hashes: [UInt64]
     /// For each block: the hashes' indices sorted by that block's value, and where each value's run starts.
-    private let order: [[Int32]]
-    private let starts: [[Int32]]
+    private let tables: [(order: [Int32], starts: [Int32])]
 
     public init(_ hashes: [UInt64]) {
         precondition(hashes.count < Int(Int32.max))
         self.hashes = hashes
-        var order: [[Int32]] = [], starts: [[Int32]] = []
-        for block in Self.blocks.indices {
-            var counts = [Int32](repeating: 0, count: (1 << Self.blocks[block].bits) + 1)
-            for hash in hashes { counts[Self.value(hash, block) + 1] += 1 }
-            for index in 1..<counts.count { counts[index] += counts[index - 1] }
-            var next = counts, sorted = [Int32](repeating: 0, count: hashes.count)
-            for (index, hash) in hashes.enumerated() {
-                let value = Self.value(hash, block)
-                sorted[Int(next[value])] = Int32(index)
-                next[value] += 1
-            }
-            order.append(sorted)
-            starts.append(counts)
-        }
-        self.order = order
-        self.starts = starts
+        tables = Self.blocks.indices.map { block in Self.sorted(hashes.count, { Self.value(hashes[$0], block) }, in: block) }
     }
 
-    /// Calls `visit` with every hash's index within `radius` bits of `query`, once each.
-    public func matches(of query: UInt64, within radius: Int, _ visit: (Int) -> Void) {
-        let blockRadius = radius / Self.blocks.count
-        for block in Self.blocks.indices {
-            let own = Self.value(query, block)
-            order[block].withUnsafeBufferPointer { order in
-                starts[block].withUnsafeBufferPointer { starts in
-                    for flip in Self.flips[Self.blocks[block].bits]![min(blockRadius, 2)] {
-                        let value = own ^ flip
-                        for position in Int(starts[value])..<Int(starts[value + 1]) {
-                            let index = Int(order[position]), hash = hashes[index]
-                            guard (hash ^ query).nonzeroBitCount <= radius else { continue }
-                            // Found once: in the first block within the block radius.
-                            let earlier = (0..<block).contains { (Self.value(hash, $0) ^ Self.value(query, $0)).nonzeroBitCount <= blockRadius }
-                            if !earlier { visit(index) }
-                        }
+    /// Every (query, match) pair within `radius` among `count` queries, each once, shared among both
+    /// CPUs' worth of threads. A block at a time, the queries in the order of their value there: each
+    /// query's lookups then lie beside the last one's, in the cache, when the tables do not fit.
+    public func pairs(of count: Int, within radius: Int, query: (Int) -> UInt64) -> [(query: Int, match: Int)] {
+        Self.blocks.indices.flatMap { block in
+            let queries = Self.sorted(count, { Self.value(query($0), block) }, in: block).order
+            return concatenatedInChunks(count, least: 4096) { range in
+                var pairs: [(query: Int, match: Int)] = []
+                for position in range {
+                    let index = Int(queries[position])
+                    matches(of: query(index), in: block, within: radius) { pairs.append((index, $0)) }
+                }
+                return pairs
+            }
+        }
+    }
+
+    /// Calls `visit` with the index of every hash within `radius` bits of `query` that `block` finds
+    /// and no block before it does.
+    func matches(of query: UInt64, in block: Int, within radius: Int, _ visit: (Int) -> Void) {
+        let blockRadius = radius / Self.blocks.count, own = Self.value(query, block)
+        tables[block].order.withUnsafeBufferPointer { order in
+            tables[block].starts.withUnsafeBufferPointer { starts in
+                for flip in Self.flips[Self.blocks[block].bits]![min(blockRadius, 2)] {
+                    let value = own ^ flip
+                    for position in Int(starts[value])..<Int(starts[value + 1]) {
+                        let index = Int(order[position]), hash = hashes[index]
+                        guard (hash ^ query).nonzeroBitCount <= radius else { continue }
+                        let earlier = (0..<block).contains { (Self.value(hash, $0) ^ Self.value(query, $0)).nonzeroBitCount <= blockRadius }
+                        if !earlier { visit(index) }
                     }
                 }
             }
         }
     }
 
-    /// Every (query, match) pair within `radius` among `count` queries, shared among both CPUs' worth of threads.
-    public func pairs(of count: Int, within radius: Int, query: (Int) -> UInt64) -> [(query: Int, match: Int)] {
-        concatenatedInChunks(count, least: 4096) { range in
-            var pairs: [(query: Int, match: Int)] = []
-            for index in range { matches(of: query(index), within: radius) { pairs.append((index, $0)) } }
-            return pairs
+    /// `0..<count` sorted by `value` in `block` (a counting sort), and where each value's run starts.
+    private static func sorted(_ count: Int, _ value: (Int) -> Int, in block: Int) -> (order: [Int32], starts: [Int32]) {
+        var starts = [Int32](repeating: 0, count: (1 << blocks[block].bits) + 1)
+        for index in 0..<count { starts[value(index) + 1] += 1 }
+        for index in 1..<starts.count { starts[index] += starts[index - 1] }
+        var next = starts, order = [Int32](repeating: 0, count: count)
+        for index in 0..<count {
+            let value = value(index)
+            order[Int(next[value])] = Int32(index)
+            next[value] += 1
         }
+        return (order, starts)
     }
 
     private static func value(_ hash: UInt64, _ block: Int) -> Int {

@@ -418,11 +418,29 @@ public final class StateStore: @unchecked Sendable {
         }
     }
 
-    /// Every item's readings (`ItemRecord.readings`, where it has any), in the order of its input.
-    public func forEachReadings(_ body: (_ input: String, _ readings: String) throws -> Void) throws {
+    /// Every item's readings (`ItemRecord.readings`, where it has any), in the order of its input,
+    /// without the values at `omitting` (JSON paths, `$.key.key`): SQLite drops them, so that what
+    /// is not needed is not copied nor parsed again.
+    public func forEachReadings(omitting: [String] = [], _ body: (_ input: String, _ readings: String) throws -> Void) throws {
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT input, readings FROM items WHERE readings IS NOT NULL ORDER BY input")
+            let readings = omitting.isEmpty ? "readings" : "json_remove(readings, \(databaseQuestionMarks(count: omitting.count)))"
+            let rows = try Row.fetchCursor(db, sql: "SELECT input, \(readings) FROM items WHERE readings IS NOT NULL ORDER BY input",
+                                           arguments: StatementArguments(omitting))
             while let row = try rows.next() { try body(row[0], row[1]) }
+        }
+    }
+
+    /// The readings of the items of `inputs` that have any, by input.
+    public func readings(of inputs: [String]) throws -> [String: String] {
+        try database.read { db in
+            var found: [String: String] = [:]
+            // A statement's parameters are limited (999 before SQLite 3.32).
+            for start in stride(from: 0, to: inputs.count, by: 900) {
+                let some = Array(inputs[start..<min(start + 900, inputs.count)])
+                let sql = "SELECT input, readings FROM items WHERE readings IS NOT NULL AND input IN (\(databaseQuestionMarks(count: some.count)))"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(some)) { found[row[0]] = row[1] }
+            }
+            return found
         }
     }
 

@@ -93,27 +93,34 @@ extension DuplicatesCommand {
         // Parsed a batch at a time on every CPU: the JSON is most of the time at a million items.
         var batch: [(input: String, text: String)] = []
         func parse() {
-            var parsed = [DuplicateCandidate?](repeating: nil, count: batch.count)
             // Only the hashes are kept: the pictures are read again for the pairs they find.
-            parsed.withUnsafeMutableBufferPointer { buffer in
-                let results = buffer, lanes = AvailableCPUs.count
-                DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                    for row in stride(from: lane, to: batch.count, by: lanes) {
-                        results[row] = FingerprintReading(readingsText: batch[row].text)?.candidate(path: batch[row].input)
-                    }
-                }
-            }
+            let parsed = Self.inParallel(batch.count) { FingerprintReading(readingsText: batch[$0].text)?.candidate(path: batch[$0].input) }
             for candidate in parsed.compactMap({ $0 }) { found.add(candidate, fingerprint: nil) }
             batch.removeAll(keepingCapacity: true)
         }
-        try store.forEachReadings { input, text in
+        try store.forEachReadings(omitting: ["$.fingerprint.picture"]) { input, text in
             batch.append((input, text))
             if batch.count == 8192 { parse() }
         }
         parse()
-        return DuplicateSearch.groups(found.candidates) { index in
-            (try? store.item(found.candidates[index].path)?.readings).flatMap { $0.flatMap(FingerprintReading.init(readingsText:)) }?.print
+        return DuplicateSearch.groups(found.candidates) { indices in
+            let paths = indices.map { found.candidates[$0].path }
+            let texts = (try? store.readings(of: paths)) ?? [:]
+            let prints = Self.inParallel(indices.count) { texts[paths[$0]].flatMap(FingerprintReading.init(readingsText:))?.print }
+            return Dictionary(uniqueKeysWithValues: zip(indices, prints).compactMap { index, print in print.map { (index, $0) } })
         }
+    }
+
+    /// `body` of each of `0..<count`, on every CPU.
+    private static func inParallel<T>(_ count: Int, _ body: (Int) -> T?) -> [T?] {
+        var results = [T?](repeating: nil, count: count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let results = buffer, lanes = AvailableCPUs.count
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                for index in stride(from: lane, to: count, by: lanes) { results[index] = body(index) }
+            }
+        }
+        return results
     }
 
     private func printJSON(_ groups: [DuplicateGroup], _ found: Found) throws {

@@ -45,7 +45,9 @@ final class DuplicateGroupsTests: XCTestCase {
             candidate("a.mov", scene(), format: .mov),
         ]
         let files = found.map(\.0)
-        let groups = DuplicateSearch.groups(files) { found[$0].1 }
+        let groups = DuplicateSearch.groups(files) { indices in
+            Dictionary(uniqueKeysWithValues: indices.compactMap { index in found[index].1.map { (index, $0) } })
+        }
         let described = groups.map { group in "\(group.tier.rawValue) \(files[group.keeper].path): " + group.members.map { files[$0].path }.joined(separator: " ") }
         XCTAssertEqual(described, [
             "identical c.jpg: c.jpg c_copy.jpg",

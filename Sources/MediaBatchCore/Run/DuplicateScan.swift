@@ -33,7 +33,9 @@ public enum DuplicateScan {
         }
 
         public var groups: [DuplicateGroup] {
-            DuplicateSearch.groups(candidates) { fingerprints[$0] }
+            DuplicateSearch.groups(candidates) { indices in
+                Dictionary(uniqueKeysWithValues: indices.compactMap { index in fingerprints[index].map { (index, $0) } })
+            }
         }
     }
 

@@ -71,23 +71,17 @@ struct FingerprintStage: PhotoReader, Equatable {
         return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reading))
     }
 
-    /// The photo's luma averaged into `pictureSide` × `pictureSide` cells, as `write` adds it up while it
-    /// encodes (`mb_vips_tally`): a fingerprint is the same whichever way its picture came.
+    /// The photo's luma averaged into `pictureSide` × `pictureSide` cells, added up as `write` adds
+    /// it up while it encodes (`VImage.tallied`): a fingerprint is the same whichever way its picture came.
     private static func squeezedLuma(_ picture: VImage) throws -> [UInt8] {
         let side = PhotoFingerprint.pictureSide
         // Every cell a pixel at least.
         let photo = picture.width < side || picture.height < side
             ? try picture.resized(width: max(side, picture.width), height: max(side, picture.height)) : picture
-        let rgba = try ThumbHash.RGBA(photo).samples
-        var sums = [Double](repeating: 0, count: side * side), counts = sums
-        for y in 0..<photo.height {
-            for x in 0..<photo.width {
-                let index = (y * photo.width + x) * 4, cell = y * side / photo.height * side + x * side / photo.width
-                sums[cell] += 0.299 * Double(rgba[index]) + 0.587 * Double(rgba[index + 1]) + 0.114 * Double(rgba[index + 2])
-                counts[cell] += 1
-            }
-        }
-        return zip(sums, counts).map { UInt8(($1 > 0 ? $0 / $1 : 0).rounded()) }
+        let tallied = try photo.tallied(side: side)
+        _ = try tallied.inMemory()
+        guard let luma = tallied.talliedGrid(side: side) else { throw StageFailure(.decodeFailed, "the picture could not be added up") }
+        return luma
     }
 
     private static func metadataBytes(_ item: ItemContext) -> Int {
@@ -117,7 +111,7 @@ extension FingerprintReading {
     /// The file at `path` as its reading describes it; its fingerprint is `print`.
     public func candidate(path: String) -> DuplicateCandidate {
         let hashes = windowHashes
-        return DuplicateCandidate(path: path, contentHash: sha256, hashes: picture != nil && hashes.count == PhotoFingerprint.windows.count ? hashes : [],
+        return DuplicateCandidate(path: path, contentHash: sha256, hashes: hashes.count == PhotoFingerprint.windows.count ? hashes : [],
                                   keeper: KeeperFacts(format: MediaFormat(rawValue: format), width: width, height: height,
                                                       metadataBytes: metadataBytes, captured: captured.flatMap { try? Date($0, strategy: .iso8601) }))
     }
