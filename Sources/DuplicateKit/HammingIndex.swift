@@ -38,7 +38,7 @@ public struct HammingIndex: Sendable {
         let blockRadius = radius / Self.blocks.count, own = Self.value(query, block)
         tables[block].order.withUnsafeBufferPointer { order in
             tables[block].starts.withUnsafeBufferPointer { starts in
-                for flip in Self.flips[Self.blocks[block].bits]![min(blockRadius, 2)] {
+                for flip in Self.flips[block][min(blockRadius, 2)] {
                     let value = own ^ flip
                     for position in Int(starts[value])..<Int(starts[value + 1]) {
                         let index = Int(order[position]), hash = hashes[index]
@@ -69,10 +69,10 @@ public struct HammingIndex: Sendable {
         Int(truncatingIfNeeded: hash >> UInt64(blocks[block].shift)) & (1 << blocks[block].bits - 1)
     }
 
-    /// By block width, by radius 0...2: every mask of that many bits with at most that many set.
-    private static let flips: [Int: [[Int]]] = Dictionary(uniqueKeysWithValues: Set(blocks.map(\.bits)).map { bits in
-        let ones = (0..<bits).map { 1 << $0 }
-        let twos = (0..<bits).flatMap { a in (0..<a).map { b in 1 << a | 1 << b } }
-        return (bits, [[0], [0] + ones, [0] + ones + twos])
-    })
+    /// By block, by radius 0...2: every mask of the block's width with at most that many bits set.
+    private static let flips: [[[Int]]] = blocks.map { block in
+        let ones = (0..<block.bits).map { 1 << $0 }
+        let twos = (0..<block.bits).flatMap { a in (0..<a).map { b in 1 << a | 1 << b } }
+        return [[0], [0] + ones, [0] + ones + twos]
+    }
 }

@@ -98,7 +98,7 @@ extension DuplicatesCommand {
             for candidate in parsed.compactMap({ $0 }) { found.add(candidate, fingerprint: nil) }
             batch.removeAll(keepingCapacity: true)
         }
-        try store.forEachReadings(omitting: ["$.fingerprint.picture"]) { input, text in
+        try store.forEachReadings { input, text in
             batch.append((input, text))
             if batch.count == 8192 { parse() }
         }

@@ -94,6 +94,40 @@ final class StateStoreTests: XCTestCase {
         XCTAssertNil(try store.output("c-out.jpg"))
     }
 
+    /// A reading's long strings (a fingerprint's picture) are kept apart: `forEachReadings` gives the
+    /// rest, everything else the whole; a later record without them, and forgetting, remove them.
+    func testLongStringsOfReadingsAreKeptApartAndGivenBackWhole() throws {
+        let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+        let run = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        let picture = String(repeating: "A", count: 5464)
+        let whole = #"{"fingerprint":{"flat":true,"hashes":["00ff"],"picture":"\#(picture)","width":4032},"other":{"n":1}}"#
+        var recorded = item("a.jpg", run: run)
+        recorded.readings = whole
+        try store.record(recorded, outputs: [])
+        var short: [String: String] = [:]
+        try store.forEachReadings { short[$0] = $1 }
+        XCTAssertEqual(short, ["a.jpg": #"{"fingerprint":{"flat":true,"hashes":["00ff"],"width":4032},"other":{"n":1}}"#])
+        XCTAssertEqual(try store.item("a.jpg")?.readings, whole)
+        XCTAssertEqual(try store.readings(of: ["a.jpg", "b.jpg"]), ["a.jpg": whole])
+        var produced: [String?] = []
+        try store.record(item("b.jpg", run: run), outputs: [OutputRecord(path: "b.webp", input: "b.jpg", contentHash: "o", stamp: recorded.stamp)])
+        recorded.readings = whole
+        try store.record(recorded, outputs: [OutputRecord(path: "a.webp", input: "a.jpg", contentHash: "o", stamp: recorded.stamp)])
+        try store.forEachProducedOutput { item, _ in produced.append(item.readings) }
+        XCTAssertEqual(produced, [whole, nil], "the manifest's items whole")
+
+        recorded.readings = #"{"other":{"n":2}}"#
+        try store.record(recorded, outputs: nil)
+        XCTAssertEqual(try store.item("a.jpg")?.readings, #"{"other":{"n":2}}"#)
+        recorded.readings = whole
+        try store.record(recorded, outputs: nil)
+        try store.forget(inputs: ["a.jpg"])
+        recorded.readings = #"{"fingerprint":{"flat":true}}"#
+        try store.record(recorded, outputs: nil)
+        XCTAssertEqual(try store.item("a.jpg")?.readings, #"{"fingerprint":{"flat":true}}"#, "nothing of the forgotten item's left to merge")
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+
     func testReadOnlyOpeningFindsNothingWhereThereIsNoDatabase() throws {
         XCTAssertNil(try StateStore(readingExisting: folder.appendingPathComponent("none.sqlite").path))
         let path = folder.appendingPathComponent("state.sqlite").path

@@ -19,7 +19,7 @@ final class ItemContext {
     /// See `ItemJob.isTail`: the pixel phase's job says (set before the stages run: the run may keep
     /// a context from the header phase, when it was not known).
     var isTail = false
-    /// The smallest picture `write` encoded of the whole photo, squeezed to 32 × 32, for `PhotoReader`s.
+    /// The smallest picture `write` encoded of the whole photo, squeezed to 64 × 64, for `PhotoReader`s.
     var renderedPhoto: VImage?
     /// When it was listed (see `ItemJob.listedModified`).
     private let listedModified: Int64?
