@@ -66,6 +66,23 @@ final class StateMigrationTests: XCTestCase {
         }
     }
 
+    /// v12 keeps the long strings of readings (a fingerprint's picture) apart: a v11 database's are moved
+    /// there by the upgrade, and read back whole.
+    func testTheUpgradeToV12MovesLongReadingsApart() throws {
+        let database = try XCTUnwrap(StateFixture.all.first { $0.name == "v11" }).copyOfDatabase()
+        let picture = String(repeating: "Q", count: 5464)
+        let whole = #"{"fingerprint":{"hashes":["0f"],"picture":"\#(picture)","width":640}}"#
+        let input = try XCTUnwrap(SQLiteShell.rows(database, "SELECT input FROM items WHERE status = 'ok' LIMIT 1").first?["input"] ?? nil)
+        let set = try runProcess("sqlite3", [database.path, "UPDATE items SET readings = '\(whole)' WHERE input = '\(input)'"])
+        XCTAssertEqual(set.exitCode, 0, set.stderr)
+        let store = try StateStore(path: database.path)
+        XCTAssertEqual(try SQLiteShell.rows(database, "SELECT readings FROM items WHERE input = '\(input)'").first?["readings"],
+                       #"{"fingerprint":{"hashes":["0f"],"width":640}}"#)
+        XCTAssertEqual(try SQLiteShell.rows(database, "SELECT readings FROM bulkReadings").map { $0["readings"] },
+                       [#"{"fingerprint":{"picture":"\#(picture)"}}"#])
+        XCTAssertEqual(try store.item(input)?.readings, whole)
+    }
+
     func testEachEarlierSchemaIsUpgradedToTheCurrentOneKeepingEveryRow() throws {
         for fixture in lineage { try assertUpgraded(fixture) }
     }
