@@ -6,19 +6,35 @@ public struct DuplicateCandidate: Sendable {
     public let path: String
     /// The first 128 bits of the file's SHA-256: as good a name for its bytes, in 16 bytes a file.
     public let content: ContentKey
-    /// `PhotoFingerprint.hashes`.
-    public let hashes: [UInt64]
+    /// `PhotoFingerprint.hashes`; nil: flat or unread.
+    public let hashes: WindowHashes?
     public let keeper: KeeperFacts
 
     /// `contentHash`: the SHA-256, hexadecimal.
     public init(path: String, contentHash: String, hashes: [UInt64], keeper: KeeperFacts) {
         self.path = path
         content = ContentKey(contentHash)
-        self.hashes = hashes
+        self.hashes = WindowHashes(hashes)
         self.keeper = keeper
     }
 
     var shape: PixelShape { PixelShape(width: keeper.width, height: keeper.height) }
+}
+
+/// A photo's window hashes (`PhotoFingerprint.windows`), inline: a million photos' are a million
+/// values, not a million arrays to allocate, count and free.
+public struct WindowHashes: Sendable {
+    private var storage = InlineArray<15, UInt64>(repeating: 0)
+
+    /// nil unless there is one a window.
+    init?(_ hashes: [UInt64]) {
+        guard hashes.count == storage.count, storage.count == PhotoFingerprint.windows.count else { return nil }
+        for (window, hash) in hashes.enumerated() { storage[window] = hash }
+    }
+
+    public subscript(window: Int) -> UInt64 { storage[window] }
+
+    public var values: [UInt64] { (0..<storage.count).map { storage[$0] } }
 }
 
 public struct ContentKey: Hashable, Sendable {
@@ -70,7 +86,7 @@ public enum DuplicateSearch {
         for (index, candidate) in candidates.enumerated() { copies[candidate.content, default: []].append(index) }
         // One representative a content: the first file with it, in the order given.
         let representatives = copies.values.map { $0[0] }.sorted()
-        let pictured = representatives.filter { !candidates[$0].hashes.isEmpty }
+        let pictured = representatives.filter { candidates[$0].hashes != nil }
         var same = UnionFind(count: pictured.count)
         var near: [(Int, Int)] = []
         let pictures = { (indices: [Int]) -> [Int: PhotoFingerprint] in
@@ -99,7 +115,7 @@ public enum DuplicateSearch {
     /// Each pair of `candidates` one photo or near shots, with which; `fingerprints` gives those of
     /// candidates by their indices.
     private static func tiers(of candidates: [DuplicateCandidate], fingerprints: ([Int]) -> [Int: PhotoFingerprint]) -> [(Int, Int, DuplicateGroup.Tier)] {
-        let pairs = candidatePairs(candidates.map(\.hashes)).filter { a, b in
+        let pairs = candidatePairs(candidates.count) { candidates[$0].hashes![$1] }.filter { a, b in
             // Movies with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
             candidates[a].keeper.format?.isVideo == candidates[b].keeper.format?.isVideo
                 && FingerprintDistance.shapesMatch(candidates[a].shape, candidates[b].shape)
@@ -123,10 +139,10 @@ public enum DuplicateSearch {
     /// Each pair (a < b) whose hashes lie within `candidateRadius`, one's whole against a window of
     /// the other's, once. Only the wholes are indexed, small enough to stay in the CPU's cache at a
     /// million photos; the windows query them.
-    static func candidatePairs(_ hashes: [[UInt64]]) -> [(Int, Int)] {
+    static func candidatePairs(_ count: Int, _ hash: (_ photo: Int, _ window: Int) -> UInt64) -> [(Int, Int)] {
         let windows = PhotoFingerprint.windows.count
-        let index = HammingIndex(hashes.map { $0[0] })
-        var pairs = index.pairs(of: hashes.count * windows, within: candidateRadius) { hashes[$0 / windows][$0 % windows] }
+        let index = HammingIndex((0..<count).map { hash($0, 0) })
+        var pairs = index.pairs(of: count * windows, within: candidateRadius) { hash($0 / windows, $0 % windows) }
             .compactMap { found -> UInt64? in
                 let photo = found.query / windows
                 guard photo != found.match else { return nil }

@@ -80,7 +80,7 @@ final class StateMigrationTests: XCTestCase {
                        #"{"fingerprint":{"hashes":["0f"],"width":640}}"#)
         XCTAssertEqual(try SQLiteShell.rows(database, "SELECT readings FROM bulkReadings").map { $0["readings"] },
                        [#"{"fingerprint":{"picture":"\#(picture)"}}"#])
-        XCTAssertEqual(try store.item(input)?.readings, whole)
+        XCTAssertEqual(try store.item(input)?.readings, #"{"fingerprint":{"picture":"\#(picture)","hashes":["0f"],"width":640}}"#)
     }
 
     func testEachEarlierSchemaIsUpgradedToTheCurrentOneKeepingEveryRow() throws {

@@ -107,14 +107,16 @@ final class StateStoreTests: XCTestCase {
         var short: [String: String] = [:]
         try store.forEachReadings { short[$0] = $1 }
         XCTAssertEqual(short, ["a.jpg": #"{"fingerprint":{"flat":true,"hashes":["00ff"],"width":4032},"other":{"n":1}}"#])
-        XCTAssertEqual(try store.item("a.jpg")?.readings, whole)
-        XCTAssertEqual(try store.readings(of: ["a.jpg", "b.jpg"]), ["a.jpg": whole])
+        XCTAssertEqual(try store.item("a.jpg")?.readings, #"{"fingerprint":{"picture":"\#(picture)","flat":true,"hashes":["00ff"],"width":4032},"other":{"n":1}}"#,
+                       "the picture back, first")
+        let merged = try XCTUnwrap(store.item("a.jpg")?.readings)
+        XCTAssertEqual(try store.readings(of: ["a.jpg", "b.jpg"]), ["a.jpg": merged])
         var produced: [String?] = []
         try store.record(item("b.jpg", run: run), outputs: [OutputRecord(path: "b.webp", input: "b.jpg", contentHash: "o", stamp: recorded.stamp)])
         recorded.readings = whole
         try store.record(recorded, outputs: [OutputRecord(path: "a.webp", input: "a.jpg", contentHash: "o", stamp: recorded.stamp)])
         try store.forEachProducedOutput { item, _ in produced.append(item.readings) }
-        XCTAssertEqual(produced, [whole, nil], "the manifest's items whole")
+        XCTAssertEqual(produced, [merged, nil], "the manifest's items whole")
 
         recorded.readings = #"{"other":{"n":2}}"#
         try store.record(recorded, outputs: nil)
@@ -126,6 +128,24 @@ final class StateStoreTests: XCTestCase {
         try store.record(recorded, outputs: nil)
         XCTAssertEqual(try store.item("a.jpg")?.readings, #"{"fingerprint":{"flat":true}}"#, "nothing of the forgotten item's left to merge")
         XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+
+    /// Put back as text, the readings parse as they were written, whatever their strings hold.
+    func testReadingsComeBackWholeWhateverTheyHold() throws {
+        let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+        let run = try store.beginRun(pipeline: "p.json", shard: nil, toolVersion: "v")
+        let long = String(repeating: #"}{\",["#, count: 300)
+        let readings = #"{"a":{"s":"x}\"{,","list":[1,{"b":[2]}],"long":"\#(long)","z":null},"b":{"only":"\#(long)"},"c":{}}"#
+        var recorded = item("a.jpg", run: run)
+        recorded.readings = readings
+        try store.record(recorded, outputs: nil)
+        func parsed(_ text: String?) throws -> NSDictionary {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(text).utf8)) as? NSDictionary)
+        }
+        XCTAssertEqual(try parsed(store.item("a.jpg")?.readings), try parsed(readings))
+        var short: [String: String] = [:]
+        try store.forEachReadings { short[$0] = $1 }
+        XCTAssertEqual(try parsed(short["a.jpg"]), try parsed(#"{"a":{"s":"x}\"{,","list":[1,{"b":[2]}],"z":null},"b":{},"c":{}}"#))
     }
 
     func testReadOnlyOpeningFindsNothingWhereThereIsNoDatabase() throws {

@@ -23,16 +23,23 @@ con = sqlite3.connect(db)
 template = con.execute("SELECT * FROM items").fetchone()
 columns = [d[0] for d in con.execute("SELECT * FROM items").description]
 con.execute("DELETE FROM items")
+con.execute("DELETE FROM bulkReadings")
 
 WINDOWS, SIDE = 15, 64
 
 def row(index, hashes, picture):
+    """The item's row, and its bulkReadings row (the picture: the state keeps long strings apart)."""
     sha = hashlib.sha256(str(index).encode()).hexdigest()
     reading = {"fingerprint": {"sha256": sha, "format": "jpeg", "width": 4000, "height": 3000, "metadataBytes": 0,
-                               "hashes": [f"{h:016x}" for h in hashes], "picture": base64.b64encode(picture).decode()}}
+                               "hashes": [f"{h:016x}" for h in hashes]}}
     values = dict(zip(columns, template))
-    values.update(input=f"photos/{index:08d}.jpg", contentHash=sha, readings=json.dumps(reading))
-    return [values[c] for c in columns]
+    values.update(input=f"photos/{index:08d}.jpg", contentHash=sha, readings=json.dumps(reading, sort_keys=True))
+    bulk = json.dumps({"fingerprint": {"picture": base64.b64encode(picture).decode()}})
+    return [values[c] for c in columns], (values["input"], bulk)
+
+def insert(rows):
+    con.executemany(f"INSERT INTO items VALUES ({','.join('?' * len(columns))})", [item for item, _ in rows])
+    con.executemany("INSERT INTO bulkReadings VALUES (?, ?)", [bulk for _, bulk in rows])
 
 rows, last = [], None
 for index in range(count):
@@ -49,8 +56,8 @@ for index in range(count):
     last = (hashes, picture)
     rows.append(row(index, hashes, picture))
     if len(rows) == 50000:
-        con.executemany(f"INSERT INTO items VALUES ({','.join('?' * len(columns))})", rows); rows = []
-con.executemany(f"INSERT INTO items VALUES ({','.join('?' * len(columns))})", rows)
+        insert(rows); rows = []
+insert(rows)
 con.commit(); con.close()
 timed = subprocess.run(["/usr/bin/time", "-f", "%e s, %M KiB peak", mediabatch, "duplicates", "--state", db, "--json"],
                        capture_output=True, text=True, check=True)

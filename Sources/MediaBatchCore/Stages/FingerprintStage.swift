@@ -110,10 +110,9 @@ public struct FingerprintReading: Codable, Sendable {
 extension FingerprintReading {
     /// The file at `path` as its reading describes it; its fingerprint is `print`.
     public func candidate(path: String) -> DuplicateCandidate {
-        let hashes = windowHashes
-        return DuplicateCandidate(path: path, contentHash: sha256, hashes: hashes.count == PhotoFingerprint.windows.count ? hashes : [],
-                                  keeper: KeeperFacts(format: MediaFormat(rawValue: format), width: width, height: height,
-                                                      metadataBytes: metadataBytes, captured: captured.flatMap { try? Date($0, strategy: .iso8601) }))
+        DuplicateCandidate(path: path, contentHash: sha256, hashes: windowHashes,
+                           keeper: KeeperFacts(format: MediaFormat(rawValue: format), width: width, height: height,
+                                               metadataBytes: metadataBytes, captured: captured.flatMap { try? Date($0, strategy: .iso8601) }))
     }
 
     /// The fingerprint, nil for a flat picture (or a reading of another picture size or windows).

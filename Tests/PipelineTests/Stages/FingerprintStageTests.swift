@@ -117,7 +117,7 @@ final class FingerprintStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try store.item("photo_turned.jpg")?.readings, recorded["photo_turned.jpg"])
         let turned = try XCTUnwrap(Self.scanned.candidates.firstIndex { $0.path == "photo_turned.jpg" })
         XCTAssertEqual(FingerprintReading(readingsText: try XCTUnwrap(recorded["photo_turned.jpg"]))?.print, Self.scanned.prints[turned])
-        XCTAssertEqual(Self.scanned.prints[turned]?.hashes, Self.scanned.candidates[turned].hashes)
+        XCTAssertEqual(Self.scanned.prints[turned]?.hashes, Self.scanned.candidates[turned].hashes?.values)
         let encoded = try JSONEncoder().encode(item)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])
         XCTAssertNotNil(object["fingerprint"] as? [String: Any], "beside the report item's own fields")
