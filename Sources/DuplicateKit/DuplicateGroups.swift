@@ -37,7 +37,7 @@ public struct WindowHashes: Sendable {
     public var values: [UInt64] { (0..<storage.count).map { storage[$0] } }
 }
 
-public struct ContentKey: Hashable, Sendable {
+public struct ContentKey: Hashable, Comparable, Sendable {
     let high: UInt64, low: UInt64
 
     init(_ hex: String) {
@@ -45,6 +45,8 @@ public struct ContentKey: Hashable, Sendable {
         high = UInt64(String(decoding: digits.prefix(16), as: UTF8.self), radix: 16) ?? 0
         low = UInt64(String(decoding: digits.dropFirst(16), as: UTF8.self), radix: 16) ?? 0
     }
+
+    public static func < (left: Self, right: Self) -> Bool { (left.high, left.low) < (right.high, right.low) }
 }
 
 /// Files that are one photo, or nearly: `identical` (the same bytes), `samePhoto` (one capture in
@@ -82,53 +84,48 @@ public enum DuplicateSearch {
     /// The groups among `candidates`. `fingerprints` gives the fingerprints of candidates by their
     /// indices (those it has), a few thousand at a time: those the hashes paired.
     public static func groups(_ candidates: [DuplicateCandidate], fingerprints: ([Int]) -> [Int: PhotoFingerprint]) -> [DuplicateGroup] {
-        var copies: [ContentKey: [Int]] = [:]
-        for (index, candidate) in candidates.enumerated() { copies[candidate.content, default: []].append(index) }
-        // One representative a content: the first file with it, in the order given.
-        let representatives = copies.values.map { $0[0] }.sorted()
-        let pictured = representatives.filter { candidates[$0].hashes != nil }
+        let contents = Contents(candidates)
+        let pictured = contents.representatives.filter { candidates[$0].hashes != nil }
         var same = UnionFind(count: pictured.count)
         var near: [(Int, Int)] = []
-        let pictures = { (indices: [Int]) -> [Int: PhotoFingerprint] in
-            let found = fingerprints(indices.map { pictured[$0] })
-            return Dictionary(uniqueKeysWithValues: indices.compactMap { index in found[pictured[index]].map { (index, $0) } })
-        }
-        for (a, b, tier) in tiers(of: pictured.map { candidates[$0] }, fingerprints: pictures) {
+        for (a, b, tier) in tiers(of: candidates, pictured, fingerprints: fingerprints) {
             if tier == .samePhoto { same.union(a, b) } else { near.append((a, b)) }
         }
-        let files = { (contents: [Int]) in contents.flatMap { copies[candidates[$0].content]! } }
-        var groups: [DuplicateGroup] = []
+        let files = { (representatives: [Int]) in representatives.flatMap { contents.files(of: $0) } }
+        // The photos of more than one content, by their root: a million photos are mostly alone.
+        var sizes = [Int32](repeating: 0, count: pictured.count)
+        for index in pictured.indices { sizes[same.root(index)] += 1 }
         var photos: [Int: [Int]] = [:]
-        for index in pictured.indices { photos[same.root(index), default: []].append(pictured[index]) }
-        for contents in photos.values where contents.count > 1 {
-            groups.append(group(.samePhoto, files(contents), candidates))
-        }
-        let grouped = Set(photos.values.filter { $0.count > 1 }.joined())
-        for representative in representatives where !grouped.contains(representative) {
-            let same = copies[candidates[representative].content]!
+        for index in pictured.indices where sizes[same.root(index)] > 1 { photos[same.root(index), default: []].append(pictured[index]) }
+        var groups = photos.values.map { group(.samePhoto, files($0), candidates) }
+        let grouped = Set(photos.values.joined())
+        for representative in contents.representatives where !grouped.contains(representative) {
+            let same = contents.files(of: representative)
             if same.count > 1 { groups.append(group(.identical, same, candidates)) }
         }
-        groups += similarGroups(near, same: &same, photos: photos, files: files, candidates)
+        groups += similarGroups(near, same: &same, files: { root in files(photos[root] ?? [pictured[root]]) }, candidates: candidates)
         return groups.sorted { ($0.tier.order, candidates[$0.keeper].path) < ($1.tier.order, candidates[$1.keeper].path) }
     }
 
-    /// Each pair of `candidates` one photo or near shots, with which; `fingerprints` gives those of
-    /// candidates by their indices.
-    private static func tiers(of candidates: [DuplicateCandidate], fingerprints: ([Int]) -> [Int: PhotoFingerprint]) -> [(Int, Int, DuplicateGroup.Tier)] {
-        let pairs = candidatePairs(candidates.count) { candidates[$0].hashes![$1] }.filter { a, b in
+    /// Each pair of `pictured` one photo or near shots, with which (indices into `pictured`);
+    /// `fingerprints` gives those of candidates by their indices.
+    private static func tiers(of candidates: [DuplicateCandidate], _ pictured: [Int], fingerprints: ([Int]) -> [Int: PhotoFingerprint])
+        -> [(Int, Int, DuplicateGroup.Tier)] {
+        let shape = { (index: Int) in candidates[pictured[index]].shape }
+        let isVideo = { (index: Int) in candidates[pictured[index]].keeper.format?.isVideo == true }
+        let pairs = candidatePairs(pictured.count) { candidates[pictured[$0]].hashes![$1] }.filter { a, b in
             // Movies with movies, stills with stills (a Live Photo's movie is not a copy of its photo).
-            candidates[a].keeper.format?.isVideo == candidates[b].keeper.format?.isVideo
-                && FingerprintDistance.shapesMatch(candidates[a].shape, candidates[b].shape)
+            isVideo(a) == isVideo(b) && FingerprintDistance.shapesMatch(shape(a), shape(b))
         }
         var found: [(Int, Int, DuplicateGroup.Tier)] = []
         for start in stride(from: 0, to: pairs.count, by: 4096) {
             let batch = pairs[start..<min(start + 4096, pairs.count)]
-            let prints = fingerprints(Array(Set(batch.flatMap { [$0.0, $0.1] })).sorted())
+            let prints = fingerprints(Array(Set(batch.flatMap { [pictured[$0.0], pictured[$0.1]] })).sorted())
             found += concatenatedInChunks(batch.count, least: 256) { range in
                 range.compactMap { offset -> (Int, Int, DuplicateGroup.Tier)? in
                     let (a, b) = batch[batch.startIndex + offset]
-                    guard let first = prints[a], let second = prints[b],
-                          let tier = tier((first, candidates[a].shape), (second, candidates[b].shape)) else { return nil }
+                    guard let first = prints[pictured[a]], let second = prints[pictured[b]],
+                          let tier = tier((first, shape(a)), (second, shape(b))) else { return nil }
                     return (a, b, tier)
                 }
             }
@@ -140,14 +137,14 @@ public enum DuplicateSearch {
     /// the other's, once. Only the wholes are indexed, small enough to stay in the CPU's cache at a
     /// million photos; the windows query them.
     static func candidatePairs(_ count: Int, _ hash: (_ photo: Int, _ window: Int) -> UInt64) -> [(Int, Int)] {
-        let windows = PhotoFingerprint.windows.count
         let index = HammingIndex((0..<count).map { hash($0, 0) })
-        var pairs = index.pairs(of: count * windows, within: candidateRadius) { hash($0 / windows, $0 % windows) }
-            .compactMap { found -> UInt64? in
-                let photo = found.query / windows
-                guard photo != found.match else { return nil }
-                return UInt64(min(photo, found.match)) << 32 | UInt64(max(photo, found.match))
+        // A window at a time: its hashes in one array of a million, not 15 million.
+        var pairs = PhotoFingerprint.windows.indices.flatMap { window in
+            index.pairs(of: (0..<count).map { hash($0, window) }, within: candidateRadius).compactMap { found -> UInt64? in
+                guard found.query != found.match else { return nil }
+                return UInt64(min(found.query, found.match)) << 32 | UInt64(max(found.query, found.match))
             }
+        }
         pairs.sort()
         var unique: [(Int, Int)] = []
         for (position, pair) in pairs.enumerated() where position == 0 || pairs[position - 1] != pair {
@@ -164,16 +161,17 @@ public enum DuplicateSearch {
         return distance <= similar ? .similar : nil
     }
 
-    /// Photos linked by near shots, each photo with all its files.
-    private static func similarGroups(_ near: [(Int, Int)], same: inout UnionFind, photos: [Int: [Int]], files: ([Int]) -> [Int],
-                                      _ candidates: [DuplicateCandidate]) -> [DuplicateGroup] {
-        var shots = UnionFind(count: photos.values.reduce(0) { $0 + $1.count })
-        for (a, b) in near { shots.union(same.root(a), same.root(b)) }
+    /// Photos linked by near shots (`near`: indices whose roots in `same` are photos), each photo
+    /// with all its files (`files`, by root).
+    private static func similarGroups(_ near: [(Int, Int)], same: inout UnionFind, files: (Int) -> [Int],
+                                      candidates: [DuplicateCandidate]) -> [DuplicateGroup] {
         var linked: [Int: Set<Int>] = [:]
+        var shots = UnionFind(count: same.count)
+        for (a, b) in near { shots.union(same.root(a), same.root(b)) }
         for (a, b) in near {
             for photo in [same.root(a), same.root(b)] { linked[shots.root(photo), default: []].insert(photo) }
         }
-        return linked.values.filter { $0.count > 1 }.map { roots in group(.similar, files(roots.flatMap { photos[$0]! }), candidates) }
+        return linked.values.filter { $0.count > 1 }.map { roots in group(.similar, roots.flatMap(files), candidates) }
     }
 
     private static func group(_ tier: DuplicateGroup.Tier, _ members: [Int], _ candidates: [DuplicateCandidate]) -> DuplicateGroup {
@@ -187,10 +185,42 @@ extension DuplicateGroup.Tier {
     var order: Int { Self.allCases.firstIndex(of: self)! }
 }
 
+/// The files of each content (the same bytes): the candidates in the order of their content, the
+/// first of each content its representative.
+struct Contents {
+    private let order: [Int32]
+    /// Each candidate's content (its run in `order`), and where each run starts.
+    private let run: [Int32]
+    private let starts: [Int32]
+    /// The first file of each content, in the order given.
+    let representatives: [Int]
+
+    init(_ candidates: [DuplicateCandidate]) {
+        let order = candidates.indices.sorted { (candidates[$0].content, $0) < (candidates[$1].content, $1) }
+        var run = [Int32](repeating: 0, count: candidates.count), starts: [Int32] = []
+        for (position, index) in order.enumerated() {
+            if position == 0 || candidates[order[position - 1]].content != candidates[index].content { starts.append(Int32(position)) }
+            run[index] = Int32(starts.count - 1)
+        }
+        self.order = order.map { Int32($0) }
+        self.run = run
+        self.starts = starts + [Int32(order.count)]
+        representatives = starts.map { order[Int($0)] }.sorted()
+    }
+
+    /// The files with `representative`'s content, itself first.
+    func files(of representative: Int) -> [Int] {
+        let content = Int(run[representative])
+        return order[Int(starts[content])..<Int(starts[content + 1])].map { Int($0) }
+    }
+}
+
 /// Disjoint sets over 0..<count, by size, with path halving.
 struct UnionFind {
     private var parent: [Int]
     private var size: [Int]
+
+    var count: Int { parent.count }
 
     init(count: Int) {
         parent = Array(0..<count)

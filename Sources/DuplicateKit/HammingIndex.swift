@@ -12,20 +12,22 @@ public struct HammingIndex: Sendable {
     public init(_ hashes: [UInt64]) {
         precondition(hashes.count < Int(Int32.max))
         self.hashes = hashes
-        tables = Self.blocks.indices.map { block in Self.sorted(hashes.count, { Self.value(hashes[$0], block) }, in: block) }
+        tables = Self.blocks.indices.map { block in Self.sorted(hashes.count, { Self.value(hashes[$0], block) }, buckets: 1 << Self.blocks[block].bits) }
     }
 
-    /// Every (query, match) pair within `radius` among `count` queries, each once, shared among both
-    /// CPUs' worth of threads. A block at a time, the queries in the order of their value there: each
-    /// query's lookups then lie beside the last one's, in the cache, when the tables do not fit.
-    public func pairs(of count: Int, within radius: Int, query: (Int) -> UInt64) -> [(query: Int, match: Int)] {
+    /// Every (query, match) pair within `radius`, each once, shared among both CPUs' worth of threads.
+    /// A block at a time, the queries in the order of their value there: each query's lookups then
+    /// lie beside the last one's, in the cache, when the tables do not fit.
+    public func pairs(of queries: [UInt64], within radius: Int) -> [(query: Int, match: Int)] {
         Self.blocks.indices.flatMap { block in
-            let queries = Self.sorted(count, { Self.value(query($0), block) }, in: block).order
-            return concatenatedInChunks(count, least: 4096) { range in
+            // By the value's 16 high bits: close enough for the cache, and a small table to count in.
+            let shift = Self.blocks[block].bits - 16
+            let order = Self.sorted(queries.count, { Self.value(queries[$0], block) >> shift }, buckets: 1 << 16).order
+            return concatenatedInChunks(queries.count, least: 4096) { range in
                 var pairs: [(query: Int, match: Int)] = []
                 for position in range {
-                    let index = Int(queries[position])
-                    matches(of: query(index), in: block, within: radius) { pairs.append((index, $0)) }
+                    let index = Int(order[position])
+                    matches(of: queries[index], in: block, within: radius) { pairs.append((index, $0)) }
                 }
                 return pairs
             }
@@ -51,9 +53,9 @@ public struct HammingIndex: Sendable {
         }
     }
 
-    /// `0..<count` sorted by `value` in `block` (a counting sort), and where each value's run starts.
-    private static func sorted(_ count: Int, _ value: (Int) -> Int, in block: Int) -> (order: [Int32], starts: [Int32]) {
-        var starts = [Int32](repeating: 0, count: (1 << blocks[block].bits) + 1)
+    /// `0..<count` sorted by `value`, below `buckets` (a counting sort), and where each value's run starts.
+    private static func sorted(_ count: Int, _ value: (Int) -> Int, buckets: Int) -> (order: [Int32], starts: [Int32]) {
+        var starts = [Int32](repeating: 0, count: buckets + 1)
         for index in 0..<count { starts[value(index) + 1] += 1 }
         for index in 1..<starts.count { starts[index] += starts[index - 1] }
         var next = starts, order = [Int32](repeating: 0, count: count)

@@ -90,10 +90,10 @@ extension DuplicatesCommand {
             printError("error: no state database at \(state.path)")
             throw ExitCode(ExitStatus.invalid)
         }
-        // Parsed a batch at a time on every CPU: the JSON is most of the time at a million items.
+        found.reserveCapacity(try store.countsByStatus().values.reduce(0, +))
+        // Parsed a batch at a time on every CPU; only the hashes are kept: the pictures are read again for the pairs they find.
         var batch: [(input: String, text: String)] = []
         func parse() {
-            // Only the hashes are kept: the pictures are read again for the pairs they find.
             let parsed = Self.inParallel(batch.count) { FingerprintReading(readingsText: batch[$0].text)?.candidate(path: batch[$0].input) }
             for candidate in parsed.compactMap({ $0 }) { found.add(candidate, fingerprint: nil) }
             batch.removeAll(keepingCapacity: true)

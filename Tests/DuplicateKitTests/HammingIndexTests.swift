@@ -15,7 +15,7 @@ final class HammingIndexTests: XCTestCase {
             }
         }
         for radius in [2, 5, 8] {
-            let found = HammingIndex(hashes).pairs(of: hashes.count, within: radius) { hashes[$0] }.filter { $0.query != $0.match }.map { [$0.query, $0.match] }
+            let found = HammingIndex(hashes).pairs(of: hashes, within: radius).filter { $0.query != $0.match }.map { [$0.query, $0.match] }
             var expected: [[Int]] = []
             for i in hashes.indices {
                 for j in hashes.indices where i != j && (hashes[i] ^ hashes[j]).nonzeroBitCount <= radius { expected.append([i, j]) }

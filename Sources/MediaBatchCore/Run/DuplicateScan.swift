@@ -20,6 +20,12 @@ public enum DuplicateScan {
             add(reading.candidate(path: path), fingerprint: reading.print)
         }
 
+        /// Room for `count` files: a million candidates grown by doubling would be copied, the old beside the new.
+        public mutating func reserveCapacity(_ count: Int) {
+            candidates.reserveCapacity(count)
+            fingerprints.reserveCapacity(count)
+        }
+
         /// `fingerprint`: nil where it is to be read again when asked for (`DuplicateSearch.groups`).
         public mutating func add(_ candidate: DuplicateCandidate, fingerprint: PhotoFingerprint?) {
             candidates.append(candidate)
