@@ -80,6 +80,10 @@ public enum DuplicateSearch {
     /// (`PhotoFingerprint.windows`): every copy of the set but those of a 32 × 24 synthetic gradient
     /// does. `HammingIndex` finds them with one bit flipped a block: 5 is its cheapest radius.
     public static let candidateRadius = 5
+    /// Burst frames' whole hashes lie up to 8 bits apart (two frames of a train 0.3 s apart, as
+    /// FFmpeg 7 cuts them): the wholes are searched among themselves this far too (two bits a block),
+    /// so that near shots are listed.
+    public static let nearShotRadius = 8
 
     /// The groups among `candidates`. `fingerprints` gives the fingerprints of candidates by their
     /// indices (those it has), a few thousand at a time: those the hashes paired.
@@ -134,13 +138,13 @@ public enum DuplicateSearch {
     }
 
     /// Each pair (a < b) whose hashes lie within `candidateRadius`, one's whole against a window of
-    /// the other's, once. Only the wholes are indexed, small enough to stay in the CPU's cache at a
-    /// million photos; the windows query them.
+    /// the other's, or within `nearShotRadius`, whole against whole, once. Only the wholes are
+    /// indexed, small enough to stay in the CPU's cache at a million photos; the windows query them.
     static func candidatePairs(_ count: Int, _ hash: (_ photo: Int, _ window: Int) -> UInt64) -> [(Int, Int)] {
         let index = HammingIndex((0..<count).map { hash($0, 0) })
         // A window at a time: its hashes in one array of a million, not 15 million.
         var pairs = PhotoFingerprint.windows.indices.flatMap { window in
-            index.pairs(of: (0..<count).map { hash($0, window) }, within: candidateRadius).compactMap { found -> UInt64? in
+            index.pairs(of: (0..<count).map { hash($0, window) }, within: window == 0 ? nearShotRadius : candidateRadius).compactMap { found -> UInt64? in
                 guard found.query != found.match else { return nil }
                 return UInt64(min(found.query, found.match)) << 32 | UInt64(max(found.query, found.match))
             }
