@@ -16,11 +16,6 @@ public enum FingerprintDistance {
     /// from its photo unaligned (bench/README.md), unrelated pictures mostly 0.15–0.4, random grids 0.33.
     static let hopeless = 0.2
 
-    /// Bits that differ between two hashes.
-    public static func hamming(_ a: UInt64, _ b: UInt64) -> Int {
-        (a ^ b).nonzeroBitCount
-    }
-
     /// Whether one photo could be a crop of the other within `crop`: their shapes (upright sizes).
     public static func shapesMatch(_ a: PixelShape, _ b: PixelShape) -> Bool {
         let limit = -log(1 - crop) + shapeTolerance
@@ -41,16 +36,14 @@ public enum FingerprintDistance {
             let whole = Window(left: 0, top: 0, width: 1, height: 1)
             let area = outer.print.area
             var found = (distance: unaligned, window: whole)
-            for window in windows(of: outer.shape.aspect, holding: inner.shape.aspect, step: coarseStep) {
+            func consider(_ window: Window) {
                 let d = distance(inner.print.grid, area.grid(over: window, side: PhotoFingerprint.side))
                 if d < found.distance { found = (d, window) }
             }
+            windows(of: outer.shape.aspect, holding: inner.shape.aspect, step: coarseStep).forEach(consider)
             // Finer steps around the best window: half, then a quarter of the coarse one.
             for step in [coarseStep / 2, coarseStep / 4] {
-                for window in found.window.neighbours(step: step) where window.isInside(crop: crop) {
-                    let d = distance(inner.print.grid, area.grid(over: window, side: PhotoFingerprint.side))
-                    if d < found.distance { found = (d, window) }
-                }
+                found.window.neighbours(step: step).filter { $0.isInside(crop: crop) }.forEach(consider)
             }
             best = min(best, found.distance)
         }

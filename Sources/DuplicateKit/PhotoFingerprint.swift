@@ -17,8 +17,8 @@ public struct PhotoFingerprint: Equatable, Sendable {
     public static let side = 16
     /// Below this standard deviation of its luma (0–255) a picture is flat.
     static let flatDeviation = 4.0
-    /// The windows whose hashes index a photo: whole, centred at 95% and 90%, and 90% at each
-    /// corner, where a crop of up to ~10% leaves it.
+    /// The windows whose hashes index a photo, where a crop of up to ~10% leaves it: whole; centred
+    /// at 95% and 90%; 90% and 95% at each corner; 95% against each side.
     public static let windows: [FingerprintDistance.Window] = [
         .init(left: 0, top: 0, width: 1, height: 1), .init(left: 0.025, top: 0.025, width: 0.95, height: 0.95),
         .init(left: 0.05, top: 0.05, width: 0.9, height: 0.9),

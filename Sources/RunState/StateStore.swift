@@ -276,7 +276,7 @@ public final class StateStore: @unchecked Sendable {
             }
             let rows = try Row.fetchAll(db, sql: "SELECT input, readings FROM items WHERE length(readings) >= ?", arguments: [BulkReadings.threshold])
             for row in rows {
-                let kept = try Self.keep(readings: row[1], of: row[0], in: db)
+                let kept = try Self.keep((row[1] as String?).map(BulkReadings.split), of: row[0], in: db)
                 try db.execute(sql: "UPDATE items SET readings = ? WHERE input = ?", arguments: [kept, row[0] as String])
             }
         }
@@ -346,12 +346,15 @@ public final class StateStore: @unchecked Sendable {
     /// last tenth of a second together: a commit per item costs more than the item); each one's
     /// stale outputs, in order.
     public func record(_ batch: [(item: ItemRecord, outputs: [OutputRecord]?)]) throws -> [[OutputRecord]] {
-        try write { db in try batch.map { try Self.record($0.item, outputs: $0.outputs, in: db) } }
+        // Readings are split before the transaction: the writer holds it for SQLite's work only.
+        let splits = batch.map { $0.item.readings.map(BulkReadings.split) }
+        return try write { db in try zip(batch, splits).map { try Self.record($0.item, outputs: $0.outputs, readings: $1, in: db) } }
     }
 
-    private static func record(_ item: ItemRecord, outputs: [OutputRecord]?, in db: Database) throws -> [OutputRecord] {
+    private static func record(_ item: ItemRecord, outputs: [OutputRecord]?, readings: (kept: String, bulk: String?)?,
+                               in db: Database) throws -> [OutputRecord] {
         var item = item
-        item.readings = try keep(readings: item.readings, of: item.input, in: db)
+        item.readings = try keep(readings, of: item.input, in: db)
         try item.save(db)
         guard let outputs else { return [] }
         let produced = Set(outputs.map(\.path))
@@ -366,16 +369,17 @@ public final class StateStore: @unchecked Sendable {
         return stale
     }
 
-    /// Puts the long strings of an item's readings in `bulkReadings` (`BulkReadings`); returns the
-    /// rest, to keep in `items`.
-    private static func keep(readings: String?, of input: String, in db: Database) throws -> String? {
-        let split = readings.map(BulkReadings.split)
-        if let bulk = split?.bulk {
+    /// Puts the long strings of an item's readings (`BulkReadings.split`) in `bulkReadings`; returns
+    /// the rest, to keep in `items`. An item without readings never had any (a run keeps the last
+    /// ones), so it has nothing there to remove.
+    private static func keep(_ split: (kept: String, bulk: String?)?, of input: String, in db: Database) throws -> String? {
+        guard let split else { return nil }
+        if let bulk = split.bulk {
             try db.execute(sql: "INSERT OR REPLACE INTO bulkReadings (input, readings) VALUES (?, ?)", arguments: [input, bulk])
         } else {
             try db.execute(sql: "DELETE FROM bulkReadings WHERE input = ?", arguments: [input])
         }
-        return split?.kept
+        return split.kept
     }
 
     /// `item` as recorded, its readings whole again.

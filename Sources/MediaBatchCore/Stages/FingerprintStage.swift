@@ -91,7 +91,7 @@ struct FingerprintStage: PhotoReader, Equatable {
 }
 
 /// The `fingerprint` reading, as the report, the manifest and the state database hold it.
-public struct FingerprintReading: Codable, Sendable {
+public struct FingerprintReading: Encodable, Sendable {
     let sha256: String
     let format: String
     /// The photo's size, upright.
@@ -117,9 +117,10 @@ extension FingerprintReading {
 
     /// The fingerprint, nil for a flat picture (or a reading of another picture size or windows).
     public var print: PhotoFingerprint? {
+        let hashes = windowHashes
         guard let bytes = picture.flatMap({ Data(base64Encoded: $0) }), bytes.count == PhotoFingerprint.pictureSide * PhotoFingerprint.pictureSide,
-              windowHashes.count == PhotoFingerprint.windows.count else { return nil }
-        return PhotoFingerprint(picture: [UInt8](bytes), hashes: windowHashes)
+              hashes.count == PhotoFingerprint.windows.count else { return nil }
+        return PhotoFingerprint(picture: [UInt8](bytes), hashes: hashes)
     }
 
     private var windowHashes: [UInt64] { hashes?.compactMap { UInt64($0, radix: 16) } ?? [] }
@@ -127,8 +128,8 @@ extension FingerprintReading {
     /// From a report's or a manifest's readings; nil without a `fingerprint` reading.
     public init?(_ readings: [String: JSONValue]) {
         guard let value = readings[StageName.fingerprint.rawValue],
-              let reading = try? JSONDecoder().decode(Self.self, from: JSONEncoder().encode(value)) else { return nil }
-        self = reading
+              let text = try? JSONEncoder().encode(JSONValue.object([StageName.fingerprint.rawValue: value])) else { return nil }
+        self.init(readingsText: String(decoding: text, as: UTF8.self))
     }
 
     /// From the readings a state database keeps of an item (`ItemRecord.readings`). Parsed by
