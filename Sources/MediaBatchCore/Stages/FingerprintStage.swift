@@ -2,6 +2,7 @@ import DuplicateKit
 import Foundation
 import MediaFormats
 import PipelineModel
+import RunState
 import VipsKit
 
 extension StageName {
@@ -65,8 +66,7 @@ struct FingerprintStage: PhotoReader, Equatable {
         let captured = item.facts.capture.flatMap { $0.source == .metadata ? $0.date.formatted(.iso8601) : nil }
         let reading = FingerprintReading(sha256: item.contentHash, format: item.format.rawValue, width: upright.width, height: upright.height,
                                          metadataBytes: metadataBytes(item), captured: captured,
-                                         hashes: print.map { $0.hashes.map { String(format: "%016llx", $0) } },
-                                         picture: print.map { Data($0.picture).base64EncodedString() },
+                                         hashes: print?.hashes, picture: print?.picture,
                                          flat: print == nil ? true : nil)
         return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reading))
     }
@@ -101,29 +101,44 @@ public struct FingerprintReading: Encodable, Sendable {
     let metadataBytes: Int
     /// When the metadata says it was taken, ISO 8601.
     let captured: String?
-    /// `PhotoFingerprint.hashes`, hexadecimal, and its picture, base64; absent for a flat picture.
-    let hashes: [String]?
-    let picture: String?
+    /// `PhotoFingerprint.hashes` (written in hexadecimal) and its picture (base64), read only where
+    /// asked for (`parts`); absent for a flat picture.
+    let hashes: [UInt64]?
+    let picture: [UInt8]?
     let flat: Bool?
+
+    private enum CodingKeys: String, CodingKey {
+        case sha256, format, width, height, metadataBytes, captured, hashes, picture, flat
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sha256, forKey: .sha256)
+        try container.encode(format, forKey: .format)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(metadataBytes, forKey: .metadataBytes)
+        try container.encodeIfPresent(captured, forKey: .captured)
+        try container.encodeIfPresent(hashes?.map { String(format: "%016llx", $0) }, forKey: .hashes)
+        try container.encodeIfPresent(picture.map { Data($0).base64EncodedString() }, forKey: .picture)
+        try container.encodeIfPresent(flat, forKey: .flat)
+    }
 }
 
 extension FingerprintReading {
     /// The file at `path` as its reading describes it; its fingerprint is `print`.
     public func candidate(path: String) -> DuplicateCandidate {
-        DuplicateCandidate(path: path, contentHash: sha256, hashes: windowHashes,
+        DuplicateCandidate(path: path, contentHash: sha256, hashes: hashes ?? [],
                            keeper: KeeperFacts(format: MediaFormat(rawValue: format), width: width, height: height,
                                                metadataBytes: metadataBytes, captured: captured.flatMap { try? Date($0, strategy: .iso8601) }))
     }
 
     /// The fingerprint, nil for a flat picture (or a reading of another picture size or windows).
     public var print: PhotoFingerprint? {
-        let hashes = windowHashes
-        guard let bytes = picture.flatMap({ Data(base64Encoded: $0) }), bytes.count == PhotoFingerprint.pictureSide * PhotoFingerprint.pictureSide,
+        guard let picture, let hashes, picture.count == PhotoFingerprint.pictureSide * PhotoFingerprint.pictureSide,
               hashes.count == PhotoFingerprint.windows.count else { return nil }
-        return PhotoFingerprint(picture: [UInt8](bytes), hashes: hashes)
+        return PhotoFingerprint(picture: picture, hashes: hashes)
     }
-
-    private var windowHashes: [UInt64] { hashes?.compactMap { UInt64($0, radix: 16) } ?? [] }
 
     /// From a report's or a manifest's readings; nil without a `fingerprint` reading.
     public init?(_ readings: [String: JSONValue]) {
@@ -132,15 +147,50 @@ extension FingerprintReading {
         self.init(readingsText: String(decoding: text, as: UTF8.self))
     }
 
-    /// From the readings a state database keeps of an item (`ItemRecord.readings`). Parsed by
-    /// `JSONSerialization`: a million items' readings take seconds, where `JSONDecoder` takes most of a minute.
-    public init?(readingsText text: String) {
-        guard let readings = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-              let fields = readings[StageName.fingerprint.rawValue] as? [String: Any],
-              let sha256 = fields["sha256"] as? String, let format = fields["format"] as? String,
-              let width = fields["width"] as? Int, let height = fields["height"] as? Int else { return nil }
-        self.init(sha256: sha256, format: format, width: width, height: height, metadataBytes: fields["metadataBytes"] as? Int ?? 0,
-                  captured: fields["captured"] as? String, hashes: fields["hashes"] as? [String], picture: fields["picture"] as? String,
-                  flat: fields["flat"] as? Bool)
+    /// Which of the long fields to read: the picture is 4 KB of base64 a photo, and what groups a
+    /// million photos reads it only for the pairs their hashes found.
+    public enum Parts: Sendable {
+        case withoutPicture, whole
+    }
+
+    /// From the readings a state database keeps of an item (`ItemRecord.readings`), read in place
+    /// (`JSONText`): a million items' take a second or two, where a parser that builds every value
+    /// (`JSONSerialization`) takes ten times as long and `JSONDecoder` most of a minute.
+    public init?(readingsText text: String, _ parts: Parts = .whole) {
+        let json = JSONText(text)
+        guard let reading = json.member(StageName.fingerprint.rawValue, of: json.root) else { return nil }
+        var sha256: String?, format: String?, width: Int?, height: Int?, metadataBytes = 0, captured: String?
+        var hashes: [UInt64]?, picture: [UInt8]?, flat: Bool?
+        json.forEachMember(of: reading) { key, value in
+            switch key {
+            case "sha256": sha256 = json.string(value)
+            case "format": format = json.string(value)
+            case "width": width = json.integer(value)
+            case "height": height = json.integer(value)
+            case "metadataBytes": metadataBytes = json.integer(value) ?? 0
+            case "captured": captured = json.string(value)
+            case "hashes": hashes = json.elements(of: value).compactMap { json.stringBytes($0).flatMap(Self.hexadecimal) }
+            case "picture" where parts == .whole: picture = json.string(value).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }
+            case "flat": flat = json.boolean(value)
+            default: break
+            }
+        }
+        guard let sha256, let format, let width, let height else { return nil }
+        self.init(sha256: sha256, format: format, width: width, height: height, metadataBytes: metadataBytes, captured: captured,
+                  hashes: hashes, picture: picture, flat: flat)
+    }
+
+    /// 16 hexadecimal digits, as `encode(to:)` writes a hash.
+    private static func hexadecimal(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        guard digits.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return value
     }
 }
