@@ -14,6 +14,8 @@ final class HammingIndexTests: XCTestCase {
                 hashes.append(hash)
             }
         }
+        // Copies: runs of one value hold several hashes.
+        hashes += hashes.prefix(30)
         for radius in [2, 5, 8] {
             let found = HammingIndex(hashes).pairs(of: hashes, within: radius).filter { $0.query != $0.match }.map { [$0.query, $0.match] }
             var expected: [[Int]] = []
