@@ -6,16 +6,16 @@ public struct DuplicateCandidate: Sendable {
     public let path: String
     /// The first 128 bits of the file's SHA-256: as good a name for its bytes, in 16 bytes a file.
     public let content: ContentKey
+    public let keeper: KeeperFacts
     /// `PhotoFingerprint.hashes`; nil: flat or unread.
     public let hashes: WindowHashes?
-    public let keeper: KeeperFacts
 
     /// `contentHash`: the SHA-256, hexadecimal.
     public init(path: String, contentHash: String, hashes: [UInt64], keeper: KeeperFacts) {
         self.path = path
         content = ContentKey(contentHash)
-        self.hashes = WindowHashes(hashes)
         self.keeper = keeper
+        self.hashes = WindowHashes(hashes)
     }
 
     var shape: PixelShape { PixelShape(width: keeper.width, height: keeper.height) }
@@ -142,19 +142,18 @@ public enum DuplicateSearch {
     /// indexed, small enough to stay in the CPU's cache at a million photos; the windows query them.
     static func candidatePairs(_ count: Int, _ hash: (_ photo: Int, _ window: Int) -> UInt64) -> [(Int, Int)] {
         let index = HammingIndex((0..<count).map { hash($0, 0) })
-        // A window at a time: its hashes in one array of a million, not 15 million.
-        var pairs = PhotoFingerprint.windows.indices.flatMap { window in
-            index.pairs(of: (0..<count).map { hash($0, window) }, within: window == 0 ? nearShotRadius : candidateRadius).compactMap { found -> UInt64? in
-                guard found.query != found.match else { return nil }
-                return UInt64(min(found.query, found.match)) << 32 | UInt64(max(found.query, found.match))
+        // A window at a time: its hashes in one array of a million, not 15 million; the pairs
+        // found kept sorted and once, not a window's copies of each until the end.
+        var pairs: [UInt64] = []
+        for window in PhotoFingerprint.windows.indices {
+            let radius = window == 0 ? nearShotRadius : candidateRadius
+            for found in index.pairs(of: (0..<count).map { hash($0, window) }, within: radius) where found.query != found.match {
+                pairs.append(UInt64(min(found.query, found.match)) << 32 | UInt64(max(found.query, found.match)))
             }
+            pairs.sort()
+            pairs = pairs.enumerated().filter { $0.offset == 0 || pairs[$0.offset - 1] != $0.element }.map(\.element)
         }
-        pairs.sort()
-        var unique: [(Int, Int)] = []
-        for (position, pair) in pairs.enumerated() where position == 0 || pairs[position - 1] != pair {
-            unique.append((Int(pair >> 32), Int(pair & 0xffff_ffff)))
-        }
-        return unique
+        return pairs.map { (Int($0 >> 32), Int($0 & 0xffff_ffff)) }
     }
 
     /// What two fingerprints are to each other: one photo, near shots, or nothing.
@@ -221,21 +220,22 @@ struct Contents {
 
 /// Disjoint sets over 0..<count, by size, with path halving.
 struct UnionFind {
-    private var parent: [Int]
-    private var size: [Int]
+    // Narrow: a million photos' sets.
+    private var parent: [Int32]
+    private var size: [Int32]
 
     var count: Int { parent.count }
 
     init(count: Int) {
-        parent = Array(0..<count)
-        size = [Int](repeating: 1, count: count)
+        parent = (0..<Int32(count)).map { $0 }
+        size = [Int32](repeating: 1, count: count)
     }
 
     mutating func root(_ element: Int) -> Int {
         var element = element
-        while parent[element] != element {
-            parent[element] = parent[parent[element]]
-            element = parent[element]
+        while Int(parent[element]) != element {
+            parent[element] = parent[Int(parent[element])]
+            element = Int(parent[element])
         }
         return element
     }
@@ -244,7 +244,7 @@ struct UnionFind {
         var (a, b) = (root(a), root(b))
         guard a != b else { return }
         if size[a] < size[b] { swap(&a, &b) }
-        parent[b] = a
+        parent[b] = Int32(a)
         size[a] += size[b]
     }
 }

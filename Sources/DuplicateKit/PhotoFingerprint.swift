@@ -42,7 +42,7 @@ public struct PhotoFingerprint: Equatable, Sendable {
         guard variance.squareRoot() >= Self.flatDeviation else { return nil }
         self.picture = picture
         let area = SummedArea(picture, side: Self.pictureSide)
-        grid = area.grid(over: Self.windows[0], side: Self.side)
+        grid = Self.wholeGrid(picture)
         hashes = Self.windows.map { [area] in Self.pHash(area.grid(over: $0, side: Self.side)) }
     }
 
@@ -51,7 +51,19 @@ public struct PhotoFingerprint: Equatable, Sendable {
         precondition(picture.count == Self.pictureSide * Self.pictureSide && hashes.count == Self.windows.count)
         self.picture = picture
         self.hashes = hashes
-        grid = SummedArea(picture, side: Self.pictureSide).grid(over: Self.windows[0], side: Self.side)
+        grid = Self.wholeGrid(picture)
+    }
+
+    /// The whole picture averaged into the grid: each cell the mean of 4 × 4 of the picture's, as
+    /// `SummedArea.grid` averages the whole window, to the bit, without a table of sums (a million
+    /// photos' pairs read tens of thousands of pictures).
+    static func wholeGrid(_ picture: [UInt8]) -> [Float] {
+        let scale = pictureSide / side
+        var sums = [Int](repeating: 0, count: side * side)
+        for y in 0..<pictureSide {
+            for x in 0..<pictureSide { sums[y / scale * side + x / scale] += Int(picture[y * pictureSide + x]) }
+        }
+        return sums.map { Float($0) / Float(scale * scale) }
     }
 
     public static func == (left: Self, right: Self) -> Bool { left.picture == right.picture }

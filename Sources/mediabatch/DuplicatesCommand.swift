@@ -94,7 +94,7 @@ extension DuplicatesCommand {
         // Parsed a batch at a time on every CPU; only the hashes are kept: the pictures are read again for the pairs they find.
         var batch: [(input: String, text: String)] = []
         func parse() {
-            let parsed = Self.inParallel(batch.count) { FingerprintReading(readingsText: batch[$0].text)?.candidate(path: batch[$0].input) }
+            let parsed = Self.inParallel(batch.count) { FingerprintReading(readingsText: batch[$0].text, .withoutPicture)?.candidate(path: batch[$0].input) }
             for candidate in parsed.compactMap({ $0 }) { found.add(candidate, fingerprint: nil) }
             batch.removeAll(keepingCapacity: true)
         }
@@ -103,11 +103,15 @@ extension DuplicatesCommand {
             if batch.count == 8192 { parse() }
         }
         parse()
-        return DuplicateSearch.groups(found.candidates) { indices in
-            let paths = indices.map { found.candidates[$0].path }
-            let texts = (try? store.readings(of: paths)) ?? [:]
-            let prints = Self.inParallel(indices.count) { texts[paths[$0]].flatMap(FingerprintReading.init(readingsText:))?.print }
-            return Dictionary(uniqueKeysWithValues: zip(indices, prints).compactMap { index, print in print.map { (index, $0) } })
+        let candidates = found.candidates, lanes = AvailableCPUs.count
+        return DuplicateSearch.groups(candidates) { indices in
+            // A share of the indices a CPU, each read on its own connection and parsed there.
+            let shares = Self.inParallel(lanes) { lane -> [(Int, PhotoFingerprint)] in
+                let share = indices[indices.count * lane / lanes..<indices.count * (lane + 1) / lanes]
+                let texts = (try? store.readings(of: share.map { candidates[$0].path })) ?? [:]
+                return share.compactMap { index in texts[candidates[index].path].flatMap { FingerprintReading(readingsText: $0)?.print }.map { (index, $0) } }
+            }
+            return Dictionary(uniqueKeysWithValues: shares.compactMap { $0 }.joined())
         }
     }
 
@@ -123,18 +127,26 @@ extension DuplicatesCommand {
         return results
     }
 
+    /// One group a line, each printed as it is encoded: a million photos' groups are never one document in memory.
     private func printJSON(_ groups: [DuplicateGroup], _ found: Found) throws {
         let candidates = found.candidates
-        let document: JSONValue = [
-            "groups": .array(groups.map { group in
-                ["tier": .string(group.tier.rawValue), "keeper": .string(candidates[group.keeper].path), "why": .string(group.why),
-                 "members": .array(group.members.map { .string(candidates[$0].path) })]
-            }),
-            "unread": .array(found.unread.map { ["path": .string($0.path), "reason": .string($0.reason)] }),
-        ]
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(document), as: UTF8.self))
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func printArray<T>(_ key: String, _ items: [T], last: Bool, _ value: (T) -> JSONValue) throws {
+            print("  \"\(key)\": [")
+            for (index, item) in items.enumerated() {
+                let line = String(decoding: try encoder.encode(value(item)), as: UTF8.self)
+                print("    \(line)\(index == items.count - 1 ? "" : ",")")
+            }
+            print(last ? "  ]" : "  ],")
+        }
+        print("{")
+        try printArray("groups", groups, last: false) { group in
+            ["tier": .string(group.tier.rawValue), "keeper": .string(candidates[group.keeper].path), "why": .string(group.why),
+             "members": .array(group.members.map { .string(candidates[$0].path) })]
+        }
+        try printArray("unread", found.unread, last: true) { ["path": .string($0.path), "reason": .string($0.reason)] }
+        print("}")
     }
 
     private func printText(_ groups: [DuplicateGroup], _ found: Found) {

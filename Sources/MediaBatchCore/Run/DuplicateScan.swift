@@ -11,7 +11,8 @@ public enum DuplicateScan {
     /// The files with a fingerprint reading and their fingerprints, and those that could not be read, with why.
     public struct Found {
         public private(set) var candidates: [DuplicateCandidate] = []
-        public private(set) var fingerprints: [PhotoFingerprint?] = []
+        /// By candidate; sparse: those grouped from a state database are read again when asked for.
+        public private(set) var fingerprints: [Int: PhotoFingerprint] = [:]
         public var unread: [(path: String, reason: String)] = []
 
         public init() {}
@@ -23,18 +24,17 @@ public enum DuplicateScan {
         /// Room for `count` files: a million candidates grown by doubling would be copied, the old beside the new.
         public mutating func reserveCapacity(_ count: Int) {
             candidates.reserveCapacity(count)
-            fingerprints.reserveCapacity(count)
         }
 
         /// `fingerprint`: nil where it is to be read again when asked for (`DuplicateSearch.groups`).
         public mutating func add(_ candidate: DuplicateCandidate, fingerprint: PhotoFingerprint?) {
+            fingerprints[candidates.count] = fingerprint
             candidates.append(candidate)
-            fingerprints.append(fingerprint)
         }
 
         public mutating func add(_ other: Found) {
+            for (index, fingerprint) in other.fingerprints { fingerprints[candidates.count + index] = fingerprint }
             candidates += other.candidates
-            fingerprints += other.fingerprints
             unread += other.unread
         }
 

@@ -13,7 +13,7 @@ import XCTest
 final class FingerprintStageTests: XCTestCase, RunsPipelines {
     /// One run of decode + fingerprint over the folder below, shared by the tests that read it.
     private static let scanned: (folder: URL, report: RunReport, state: URL, groups: [DuplicateGroup], candidates: [DuplicateCandidate],
-                                 prints: [PhotoFingerprint?]) = {
+                                 prints: [Int: PhotoFingerprint]) = {
         try! Vips.start()
         let folder = try! makeLibrary()
         let state = Fixtures.temporaryFolder().appendingPathComponent("state.sqlite")
