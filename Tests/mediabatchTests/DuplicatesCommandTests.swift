@@ -38,6 +38,17 @@ final class DuplicatesCommandTests: XCTestCase {
         XCTAssertTrue(unread.first?["reason"]?.contains("not a recognised image") == true, "\(unread)")
     }
 
+    /// A camera's RAW (a DNG LibRaw develops, made from a real photo) beside its camera's JPEG of the same
+    /// name: both are read (not paired away, as a run pairs them), grouped as one photo, the RAW kept.
+    func testARawAndItsJpegAreOnePhotoTheRawKept() throws {
+        let folder = Fixtures.temporaryFolder("raw-jpeg")
+        try DevelopableDNG.write(to: folder.appendingPathComponent("IMG_1.dng"), width: 1200, preview: 1024)
+        XCTAssertEqual(try runProcess("vips", ["thumbnail", DevelopableDNG.photo, folder.appendingPathComponent("IMG_1.jpg").path + "[Q=90]", "1200"]).exitCode, 0)
+        try FileManager.default.copyItem(atPath: Fixtures.sample("jpeg/canon_eos_7d_iptc_city.jpg"), toPath: folder.appendingPathComponent("other.jpg").path)
+        let result = try mediabatch(["duplicates", folder.path])
+        XCTAssertEqual(result.stdout, "samePhoto: keep IMG_1.dng (dng: a camera's RAW over jpeg)\n    IMG_1.jpg\n", result.stderr)
+    }
+
     /// A run with a fingerprint stage keeps what `duplicates` reads, in its state database and its manifest.
     func testARunsStateDatabaseAndManifestGiveTheSameGroups() throws {
         let folder = try library(), output = Fixtures.temporaryFolder()

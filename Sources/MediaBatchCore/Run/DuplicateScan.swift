@@ -54,6 +54,9 @@ public enum DuplicateScan {
         public var exclude = Defaults.exclude
         public var followSymlinks = Defaults.followSymlinks
         public var formats = Defaults.formats
+        /// Which files of a RAW+JPEG pair are read: `both` lists a RAW beside its JPEG (`mediabatch
+        /// duplicates`); a pipeline's keeper scan reads those its run processes.
+        public var rawJpegPairs = Pipeline.RawJpegPairs.both
         public var scratch: URL
         public var statePath: URL?
 
@@ -71,6 +74,7 @@ public enum DuplicateScan {
             "input": ["root": .string(folder.root.path), "include": .array(folder.include.map { .string($0) }),
                       "exclude": .array(folder.exclude.map { .string($0) }), "followSymlinks": .bool(folder.followSymlinks),
                       "formats": .array(folder.formats.map(\.rawValue).sorted().map(JSONValue.string)),
+                      "rawJpegPairs": .string(folder.rawJpegPairs.rawValue),
                       "trusted": .bool(workers == nil)],
             "output": ["root": .string(folder.scratch.path)],
             "stages": [["stage": "decode"], ["stage": "fingerprint"]],

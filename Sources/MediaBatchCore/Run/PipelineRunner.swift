@@ -185,6 +185,7 @@ public final class PipelineRunner: @unchecked Sendable {
         folder.exclude = pipeline.input.exclude.map(\.pattern) + (output.hasPrefix(root) ? [String(output.dropFirst(root.count)) + "/**"] : [])
         folder.followSymlinks = pipeline.input.followSymlinks
         folder.formats = pipeline.input.formats
+        folder.rawJpegPairs = pipeline.input.rawJpegPairs
         let found = try DuplicateScan.scan(folder, concurrency: options.concurrency, budget: options.memoryBudget, workers: options.isolation?.executable)
         return DuplicateScan.copies(in: found)
     }

@@ -65,6 +65,32 @@ final class DuplicateScanTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path), [])
     }
 
+    /// A RAW arriving beside its camera's JPEG, done before: the pair's rule (`rawJpegPairs: raw`)
+    /// hands the photo over to the RAW, and a copy of the JPEG stays skipped, now as a copy of the
+    /// RAW. Under the default rule the RAW is paired away and never the JPEG's keeper.
+    func testARawArrivingLaterTakesOverItsJpegAndItsCopies() throws {
+        let input = Fixtures.temporaryFolder(), output = Fixtures.temporaryFolder()
+        XCTAssertEqual(try runProcess("vips", ["thumbnail", DevelopableDNG.photo, input.appendingPathComponent("IMG_1.jpg").path, "1200"]).exitCode, 0)
+        XCTAssertEqual(try runProcess("vips", ["thumbnail", DevelopableDNG.photo, input.appendingPathComponent("IMG_1_mailed.jpg").path + "[Q=60]", "600"]).exitCode, 0)
+        let raw = try pipeline(stages, input: #"{"duplicates": "keeper", "rawJpegPairs": "raw"}"#)
+        let first = try Self.run(raw, input: input, output: output)
+        XCTAssertEqual(result(first, "IMG_1_mailed.jpg")?.reason, "duplicateOf: IMG_1.jpg (samePhoto)")
+
+        try DevelopableDNG.write(to: input.appendingPathComponent("IMG_1.dng"), width: 1200, preview: 1024)
+        let byDefault = try Self.run(try pipeline(stages, input: #"{"duplicates": "keeper"}"#), input: input, output: Fixtures.temporaryFolder())
+        XCTAssertEqual(result(byDefault, "IMG_1.jpg")?.status, .ok)
+        XCTAssertEqual(result(byDefault, "IMG_1.dng")?.status, .skipped)
+        XCTAssertEqual(result(byDefault, "IMG_1_mailed.jpg")?.reason, "duplicateOf: IMG_1.jpg (samePhoto)")
+
+        let later = try Self.run(raw, input: input, output: output)
+        XCTAssertEqual(result(later, "IMG_1.dng")?.status, .ok)
+        XCTAssertEqual(result(later, "IMG_1.jpg")?.status, .skipped)
+        XCTAssertEqual(result(later, "IMG_1_mailed.jpg")?.reason, "duplicateOf: IMG_1.dng (samePhoto)")
+        XCTAssertEqual(result(later, "IMG_1.jpg")?.reason?.hasPrefix("pairedWithRaw: IMG_1.dng"), true)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }, ["IMG_1.jpg"],
+                       "the RAW's output under the name the JPEG's had")
+    }
+
     func testEveryFileIsProcessedByDefault() throws {
         let report = try Self.run(try pipeline(stages), input: try library(), output: Fixtures.temporaryFolder())
         XCTAssertEqual(report.totals.ok, 3)
