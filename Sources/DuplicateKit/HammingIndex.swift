@@ -13,7 +13,7 @@ public struct HammingIndex: Sendable {
     ///   value's bit (512 KB, in the cache) and goes on only where it is set.
     /// - The hash lies beside its run's start, not behind an index at a second random place.
     /// - A start a pair of values, not a value: 16 MB for the three blocks of a million hashes, not
-    ///   32 (bench/duplicates/README.md: a start a value is no faster; four values, 2 s slower).
+    ///   32 (bench/README.md, "Duplicates": a start a value is no faster; four values, 2–4 s slower).
     private struct Table {
         /// The values a run holds: 2 to this power.
         static let groupBits = 1
