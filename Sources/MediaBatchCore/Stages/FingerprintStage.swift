@@ -68,7 +68,7 @@ struct FingerprintStage: PhotoReader, Equatable {
                                          metadataBytes: metadataBytes(item), captured: captured,
                                          hashes: print?.hashes, picture: print?.picture,
                                          flat: print == nil ? true : nil)
-        return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reading))
+        return reading.json
     }
 
     /// The photo's luma averaged into `pictureSide` × `pictureSide` cells, added up as `write` adds
@@ -91,7 +91,7 @@ struct FingerprintStage: PhotoReader, Equatable {
 }
 
 /// The `fingerprint` reading, as the report, the manifest and the state database hold it.
-public struct FingerprintReading: Encodable, Sendable {
+public struct FingerprintReading: Sendable {
     let sha256: String
     let format: String
     /// The photo's size, upright.
@@ -107,21 +107,17 @@ public struct FingerprintReading: Encodable, Sendable {
     let picture: [UInt8]?
     let flat: Bool?
 
-    private enum CodingKeys: String, CodingKey {
-        case sha256, format, width, height, metadataBytes, captured, hashes, picture, flat
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sha256, forKey: .sha256)
-        try container.encode(format, forKey: .format)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
-        try container.encode(metadataBytes, forKey: .metadataBytes)
-        try container.encodeIfPresent(captured, forKey: .captured)
-        try container.encodeIfPresent(hashes?.map { String(format: "%016llx", $0) }, forKey: .hashes)
-        try container.encodeIfPresent(picture.map { Data($0).base64EncodedString() }, forKey: .picture)
-        try container.encodeIfPresent(flat, forKey: .flat)
+    /// As the report, the manifest and the state hold it: hashes in hexadecimal, the picture in base64.
+    var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "sha256": .string(sha256), "format": .string(format), "width": .number(Double(width)), "height": .number(Double(height)),
+            "metadataBytes": .number(Double(metadataBytes)),
+        ]
+        fields["captured"] = captured.map(JSONValue.string)
+        fields["hashes"] = hashes.map { .array($0.map { .string(String(format: "%016llx", $0)) }) }
+        fields["picture"] = picture.map { .string(Data($0).base64EncodedString()) }
+        fields["flat"] = flat.map(JSONValue.bool)
+        return .object(fields)
     }
 }
 

@@ -5,7 +5,7 @@ import XCTest
 final class ListingEndTests: XCTestCase {
     func testTheEndIsKnownWithTheLastItem() {
         let listing = ListingEnd(["a", "b", "c"])
-        var iterator = listing.makeIterator()
+        let iterator = listing.makeIterator()
         XCTAssertFalse(listing.ended, "nothing listed yet")
         XCTAssertEqual(iterator.next(), "a")
         XCTAssertEqual(iterator.next(), "b")
@@ -18,7 +18,7 @@ final class ListingEndTests: XCTestCase {
 
     func testAnEmptyListingHasEndedOnceAskedForItsFirst() {
         let listing = ListingEnd([String]())
-        var iterator = listing.makeIterator()
+        let iterator = listing.makeIterator()
         XCTAssertFalse(listing.ended)
         XCTAssertNil(iterator.next())
         XCTAssertTrue(listing.ended)
