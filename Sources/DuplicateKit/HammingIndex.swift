@@ -49,7 +49,7 @@ public struct HammingIndex: Sendable {
             let shift = Self.blocks[block].bits - 16
             let queryOrder = Self.sorted(queries.count, { Self.value(queries[$0], block) >> shift }, buckets: 1 << 16).order
             let sortedQueries = queryOrder.map { queries[Int($0)] }
-            let probe = Probe(block: block, radius: radius, flips: Self.flips[block][min(radius / Self.blocks.count, 2)])
+            let probe = Probe(block: block, radius: radius)
             return concatenatedInChunks(queries.count, least: 4096) { range in
                 var pairs: [(query: Int, match: Int)] = []
                 let table = tables[block]
@@ -80,12 +80,12 @@ public struct HammingIndex: Sendable {
         /// The blocks before this one, in place in the hash: a pair one of them finds is theirs.
         let earlier: [UInt64]
 
-        init(block: Int, radius: Int, flips: [Int]) {
+        init(block: Int, radius: Int) {
             shift = UInt64(HammingIndex.blocks[block].shift)
             mask = 1 << UInt64(HammingIndex.blocks[block].bits) - 1
             self.radius = radius
             blockRadius = radius / HammingIndex.blocks.count
-            self.flips = flips
+            flips = HammingIndex.flips[block][min(blockRadius, 2)]
             earlier = HammingIndex.blocks[..<block].map { (1 << UInt64($0.bits) - 1) << UInt64($0.shift) }
         }
 

@@ -176,7 +176,7 @@ extension FingerprintReading {
                   hashes: hashes, picture: picture, flat: flat)
     }
 
-    /// 16 hexadecimal digits, as `encode(to:)` writes a hash.
+    /// 16 hexadecimal digits, as `json` writes a hash.
     private static func hexadecimal(_ digits: ArraySlice<UInt8>) -> UInt64? {
         guard digits.count == 16 else { return nil }
         var value: UInt64 = 0
