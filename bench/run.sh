@@ -16,7 +16,7 @@ root=$PWD
 work=$root/bench/.work
 corpus=${CORPUS:-$root/../shared/corpus}
 cpus=$(nproc)
-sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy hdr durability cover animation posters renditions"}
+sets=${SETS:-"jpeg12 heic12 mixed48 memory scale classify incremental variants tinymeta privacy privacysidecars hdr durability cover animation posters renditions"}
 
 ./scripts/install-deps.sh imagemagick time sqlite3 libjpeg-turbo-progs ffmpegthumbnailer libraw-bin
 # MEDIABATCH: a binary to measure (the packaged one, say); else a release build into SCRATCH (.build, or
@@ -138,6 +138,19 @@ make_inputs() {
           mkdir -p "$dir/c$copy"; cp "$f" "$dir/c$copy/$(echo "$name" | tr / -)"
         done
       done ;;
+    privacysidecars) # the privacy set's stills (hard links), each with an XMP sidecar (darktable's name, a
+      # Nikon's XMP with GPS, a rating and keywords) and a Takeout JSON with geoData beside it
+      make_inputs privacy
+      local photo xmp=$dir/.seed.xmp
+      exiftool -q -o "$xmp" -TagsFromFile "$root/samples/jpeg/nikon_d5000_xmp_gps_only.jpg" -xmp:all -XMP-xmp:Rating=4 \
+        -XMP-dc:Subject=harbour "$root/samples/jpeg/nikon_d5000_xmp_gps_only.jpg"
+      cp -al "$work/inputs/privacy/." "$dir/"
+      while IFS= read -r -d '' photo; do
+        cp "$xmp" "$photo.xmp"
+        printf '{\n  "title": "%s",\n  "photoTakenTime": {"timestamp": "1703439000", "formatted": "24 Dec 2023, 17:30:00 UTC"},\n  "geoData": {"latitude": 48.8584, "longitude": 2.2945, "altitude": 35.0, "latitudeSpan": 0.0, "longitudeSpan": 0.0},\n  "geoDataExif": {"latitude": 48.8584, "longitude": 2.2945, "altitude": 35.0, "latitudeSpan": 0.0, "longitudeSpan": 0.0}\n}\n' \
+          "${photo##*/}" > "$photo.json"
+      done < <(find "$dir" -type f ! -name '.*' -print0)
+      rm -f "$xmp" ;;
     raw27) # 8 × 27 MP DNGs (6000×4500) made by scripts/make-dng.py from the Live Photo still (upscaled), each
       # with a full-size JPEG preview as Canon and Nikon embed one: the corpus holds no real RAW
       "$(./scripts/test-python.sh)" scripts/make-dng.py "${jpeg_sources[0]}" "$dir/seed.dng" --width 6000 --preview 6000 --gps
@@ -361,6 +374,20 @@ privacy() {
 }
 
 # ratios N FILE: items/s of each line of a `timed` listing, and mediabatch's (the first line's) ratio to each.
+# The privacy-only job over the same stills with an XMP sidecar and a Takeout JSON beside each (both
+# copied, their location removed) against the same job over the stills alone: what sidecars cost.
+privacy_sidecars() {
+  local n
+  n=$(count_inputs "$work/inputs/privacy")
+  echo
+  echo "== privacy only with sidecars: $n stills, each with an XMP and a Takeout JSON beside it (copied, location removed), $cpus CPUs"
+  {
+    timed mediabatch+sidecars "$mediabatch" run bench/privacy.json --input "$work/inputs/privacysidecars" --output "$work/out" --quiet
+    timed mediabatch "$mediabatch" run bench/privacy.json --input "$work/inputs/privacy" --output "$work/out" --quiet
+  } > "$work/privacysidecars.txt"
+  ratios "$n" "$work/privacysidecars.txt"
+}
+
 ratios() {
   awk -v n="$1" '
     { name[NR]=$1; rate[NR]=n/$2; rss[NR]=$3/1024; all[NR]=$4/1024 }
@@ -710,6 +737,7 @@ for set in $sets; do
     tinymeta) make_inputs tinymeta5000; tinymeta ;;
     durability) make_inputs jpeg12; make_inputs tinymeta5000; durability ;;
     privacy) make_inputs privacy; privacy ;;
+    privacysidecars) make_inputs privacysidecars; privacy_sidecars ;;
     posters) make_inputs posters20; posters ;;
     renditions) make_inputs renditions10; renditions ;;
     cover) make_inputs jpeg12

@@ -15,6 +15,8 @@ public enum Defaults {
     public static let rawJpegPairs = Pipeline.RawJpegPairs.jpeg
     /// Every file processed, as without duplicate detection.
     public static let duplicates = Pipeline.Duplicates.all
+    /// A library's edits, ratings and keywords go where its photos go.
+    public static let sidecars = Pipeline.Sidecars.copy
     public static let memoryBudget = ByteSize(bytes: 1 << 30)
     /// sharp's default: 16383 × 16383.
     public static let maxPixels = 268_402_689

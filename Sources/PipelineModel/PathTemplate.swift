@@ -6,8 +6,10 @@ import Foundation
 /// - `{dir}`, `{stem}`, `{ext}`: the input's folder (relative to the input root), its name
 ///   without extension, the output format's extension; `{inputExt}` the input's own extension,
 ///   lowercased (`IMG_0001.cr2.jpg` beside `IMG_0001.jpg.jpg` for a RAW+JPEG pair);
-/// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture date as the camera's clock
-///   read it (tokens `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`; falls back to the file's time);
+/// - `{date:yyyy}`, `{date:MM}`, `{date:yyyy-MM-dd}`…: the capture time, whatever its source (EXIF,
+///   XMP, QuickTime, a sidecar, Takeout, the file name; the file's time last), as the capturing
+///   clock read it: a time known only in UTC on `input.timeZone`'s clock (tokens `yyyy`, `MM`, `dd`,
+///   `HH`, `mm`, `ss`);
 /// - `{hash}`: the first 10 hex digits of the SHA-256 of the output's own bytes (`{hash:N}`: N, 4–64), so
 ///   that a name changes exactly when its file does (a CDN may cache it for ever); known only once the
 ///   output is encoded: until then the path keeps the placeholder (`awaitsOutputHash`);

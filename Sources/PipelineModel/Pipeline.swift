@@ -23,6 +23,20 @@ public struct Pipeline: Sendable {
         public var rawJpegPairs: RawJpegPairs
         /// Whether the copies of a photo are all processed, or its keeper alone.
         public var duplicates: Duplicates = Defaults.duplicates
+        /// Where the library was shot: gives a camera's zoneless time its offset, and a time known
+        /// only in UTC its wall clock. Nil: zoneless times stay zoneless, UTC ones UTC.
+        public var timeZone: TimeZone? = nil
+        /// Whether the files beside a photo (XMP, AAE, Takeout JSON) travel with its outputs.
+        public var sidecars: Sidecars = Defaults.sidecars
+    }
+
+    /// What becomes of the files that belong to a photo without being one.
+    public enum Sidecars: String, CaseIterable, Sendable {
+        /// Each is written beside its photo's outputs, renamed after them (its location removed with
+        /// `stripMetadata`'s location).
+        case copy
+        /// None is written; they are still never items of their own.
+        case ignore
     }
 
     /// The copies of one photo in the input (`mediabatch duplicates`' identical and samePhoto groups).

@@ -76,7 +76,8 @@ struct PipelineDecoder {
             extensionMismatch: try object.value(InputKeys.extensionMismatch),
             followSymlinks: try object.value(InputKeys.followSymlinks),
             trusted: try object.value(InputKeys.trusted),
-            rawJpegPairs: try object.value(InputKeys.rawJpegPairs), duplicates: try object.value(InputKeys.duplicates))
+            rawJpegPairs: try object.value(InputKeys.rawJpegPairs), duplicates: try object.value(InputKeys.duplicates),
+            timeZone: try object.optionalValue(InputKeys.timeZone), sidecars: try object.value(InputKeys.sidecars))
         try object.finish(declared: InputKeys.all)
         return input
     }

@@ -51,8 +51,25 @@ enum InputKeys {
                                 "all: every file; keeper: each photo's keeper alone, its copies (identical bytes, or one photo "
                                 + "re-encoded, resized, cut) skipped as duplicateOf, as mediabatch duplicates groups them.")
 
+    static let timeZone = Key("timeZone", ValueSyntax<TimeZone>.timeZone, .noDefault,
+                              "Where the library was shot, an IANA name (\"Europe/Paris\"): a camera's time without an offset gets "
+                              + "this zone's, and a time known only in UTC (a movie's mvhd, a Pixel's file name, Takeout) is "
+                              + "read on this zone's clock for {date:…}. Default: zoneless times stay zoneless, UTC ones UTC.")
+    static let sidecars = Key("sidecars", .choice("what becomes of the XMP, AAE and Takeout JSON files beside a photo"),
+                              .value(Defaults.sidecars),
+                              "copy: each is written beside its photo's outputs under their name, its location removed with "
+                              + "stripMetadata's location; ignore: none is written. Never items of their own either way.")
+
     static let all = [root.described, include.described, exclude.described, formats.described, extensionMismatch.described,
-                      followSymlinks.described, trusted.described, rawJpegPairs.described, duplicates.described]
+                      followSymlinks.described, trusted.described, rawJpegPairs.described, duplicates.described,
+                      timeZone.described, sidecars.described]
+}
+
+extension ValueSyntax where Value == TimeZone {
+    /// An IANA time zone name the system knows ("Europe/Paris", "UTC").
+    static let timeZone = ValueSyntax.text(#"^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$"#,
+                                           expected: "an IANA time zone name such as \"Europe/Paris\"",
+                                           { TimeZone(identifier: $0) })
 }
 
 enum OutputKeys {

@@ -37,8 +37,8 @@ enum InspectionText {
         add("Focal length", inspection.focalLengthMillimetres.map {
             focalLength($0, in35mm: inspection.focalLength35mmMillimetres)
         })
-        add("Captured", inspection.captureDate.map {
-            inspection.captureDateSource == .fileModified ? "\($0) (file modified; the metadata has no capture date)" : $0
+        add("Captured", inspection.captureDate.map { date in
+            inspection.captureDateSource.map { "\(date) (\($0 == .mtime ? "file modified; nothing else dates it" : $0.rawValue))" } ?? date
         })
         if let latitude = inspection.latitude, let longitude = inspection.longitude {
             add("Location", coordinates(latitude: latitude, longitude: longitude, altitude: inspection.altitude))

@@ -7,7 +7,7 @@ final class MediaMatchTests: XCTestCase {
     func facts(_ path: String, _ format: MediaFormat, _ kinds: Set<MediaKind>, location: Bool = false,
                size: (Int, Int)? = nil, captured: String? = nil, make: String? = nil, model: String? = nil) -> MediaFacts {
         MediaFacts(relativePath: path, format: format, kinds: kinds, hasLocation: location, width: size?.0, height: size?.1,
-                   capture: captured.flatMap(ISODate.parse).map { .init(date: $0, source: .metadata) }, make: make, model: model)
+                   capture: captured.flatMap(ISODate.parse).map { .init(date: $0, source: .exif) }, make: make, model: model)
     }
 
     func decode(_ json: String) throws -> MediaMatch {

@@ -75,7 +75,8 @@ final class CLITests: XCTestCase {
     func testEveryShippedPipelineValidatesAndRuns() throws {
         try Vips.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pipelines.path).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(files, ["heic-to-jpeg.json", "quickstart.json", "share-safe.json", "videos-copy.json", "videos-web.json", "web-responsive.json"])
+        XCTAssertEqual(files, ["heic-to-jpeg.json", "library-by-date.json", "quickstart.json", "share-safe.json", "videos-copy.json",
+                               "videos-web.json", "web-responsive.json"])
         let input = Fixtures.temporaryFolder("shipped-input")
         for sample in Self.oneOfEachKind {
             let target = input.appendingPathComponent(sample)
@@ -83,6 +84,8 @@ final class CLITests: XCTestCase {
             try FileManager.default.copyItem(atPath: Fixtures.sample(sample), toPath: target.path)
         }
         for file in files {
+            // A pipeline without `decode` copies every file, its metadata edited in place.
+            let copies = try !String(contentsOf: Fixtures.pipelines.appendingPathComponent(file), encoding: .utf8).contains(#""decode""#)
             let validate = try mediabatch(["validate", "pipelines/\(file)"])
             XCTAssertEqual(validate.exitCode, 0, "\(file): \(validate.stderr)")
             XCTAssertTrue(validate.stdout.hasPrefix("pipelines/\(file): valid (version 1,"), validate.stdout)
@@ -106,6 +109,11 @@ final class CLITests: XCTestCase {
                 if written.lastPathComponent.contains(".av1.") || written.lastPathComponent.contains(".h264.") {
                     // A rendition (videos-web.json): a whole movie of its codec.
                     XCTAssertEqual(try Movies.decodingErrors(written.path), "", written.path)
+                } else if copies, !["mov", "mp4", "3gp"].contains(item["format"] as? String) {
+                    // A still copied, its metadata edited: the input's picture.
+                    let source = try VImage.open(input.appendingPathComponent(item["input"] as! String).path)
+                    let image = try VImage.open(written.path)
+                    XCTAssertEqual([image.width, image.height], [source.width, source.height], written.path)
                 } else if ["mov", "mp4", "3gp"].contains(item["format"] as? String) {
                     // Copied, or edited in place when location is stripped: the size never changes.
                     let source = input.appendingPathComponent(item["input"] as! String)

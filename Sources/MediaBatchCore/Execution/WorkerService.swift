@@ -43,7 +43,7 @@ public enum WorkerService {
             try DecoderAllowList.startLibvips(for: pipeline.input.formats, encoding: true)
             let stages = StageList.runnable(pipeline)
             let environment = RunEnvironment(outputRoot: URL(fileURLWithPath: setup.outputRoot),
-                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits, stages: stages)
+                                             temporaryFolder: URL(fileURLWithPath: setup.temporaryFolder), limits: pipeline.limits, input: pipeline.input, stages: stages)
             return InProcessExecutor(stages: stages, environment: environment, keepsContexts: false)
         } catch {
             fail("cannot set up: \(error)")

@@ -32,8 +32,11 @@ final class ItemContext {
     private(set) lazy var header: Result<ItemHeader, StageFailure> = Result { try ItemHeader(path: input.path, format: format) }.mapError {
         $0 as? StageFailure ?? StageFailure(.decodeFailed, "\($0)")
     }
-    /// What the filter decides on, classified from the header.
-    private(set) lazy var facts: MediaFacts = MediaClassifier.facts(of: input, format: format, header: try? header.get())
+    /// What the filter decides on, classified from the header and the files beside it.
+    private(set) lazy var facts: MediaFacts = MediaClassifier.facts(of: input, format: format, header: try? header.get(),
+                                                                    sidecars: sidecarFacts, timeZone: environment.timeZone)
+    /// What the item's sidecars say, read once.
+    private(set) lazy var sidecarFacts = SidecarFacts.read(input.sidecars, root: input.root)
 
     init(_ job: ItemJob, _ environment: RunEnvironment) {
         input = job.input
@@ -51,12 +54,7 @@ final class ItemContext {
     }
 
     /// An image's or a camera RAW's metadata, every copy merged; nil for a movie.
-    var metadata: ImageMetadata? {
-        switch try? header.get().content {
-        case .image(_, let metadata, _)?, .cameraRaw(_, let metadata, _)?: return metadata
-        case .video?, nil: return nil
-        }
-    }
+    var metadata: ImageMetadata? { try? header.get().metadata }
 
     /// What LibRaw read of a camera RAW's headers; nil for anything else, or a RAW LibRaw cannot open.
     var rawFacts: RawFacts? {

@@ -69,6 +69,9 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         case poster(Picture)
         /// A web rendition of the movie, encoded (or remuxed) by `write` (set by `video`).
         case rendition(VideoRendition, movie: MovieFacts)
+        /// A file beside the input that travels with an output (set by `write`): its bytes, location
+        /// removed when the outputs' is; `stamp` is its size and time when planned, for the state database.
+        case sidecar(Sidecar, stamp: String)
     }
 
     init(format: MediaFormat, quality: Int, effort: Int?, content: Content = .original(movie: nil), variant: Variant? = nil) {
@@ -88,7 +91,7 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var picture: Picture? {
         switch content {
         case .picture(let picture), .poster(let picture): return picture
-        case .original, .rendition: return nil
+        case .original, .rendition, .sidecar: return nil
         }
     }
 
@@ -97,7 +100,7 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         switch content {
         case .picture(let picture): content = .picture(transform(picture))
         case .poster(let picture): content = .poster(transform(picture))
-        case .original, .rendition: break
+        case .original, .rendition, .sidecar: break
         }
     }
 
@@ -107,14 +110,14 @@ struct PlannedOutput: Codable, Equatable, Sendable {
             switch content {
             case .original(let movie): return movie
             case .rendition(_, let movie): return movie
-            case .picture, .poster: return nil
+            case .picture, .poster, .sidecar: return nil
             }
         }
         set {
             switch content {
             case .original: content = .original(movie: newValue)
             case .rendition(let rendition, _): if let newValue { content = .rendition(rendition, movie: newValue) }
-            case .picture, .poster: break
+            case .picture, .poster, .sidecar: break
             }
         }
     }
@@ -123,6 +126,14 @@ struct PlannedOutput: Codable, Equatable, Sendable {
         if case .rendition(let rendition, _) = content { return rendition }
         return nil
     }
+
+    var sidecar: (Sidecar, stamp: String)? {
+        if case .sidecar(let sidecar, let stamp) = content { return (sidecar, stamp) }
+        return nil
+    }
+
+    /// What the state database and the report call its format: a sidecar's kind, else the format's name.
+    var formatName: String { sidecar?.0.match.kind.rawValue ?? format.rawValue }
 
     /// The frame a poster is, for its spec and its path.
     var posterTime: PosterStage.Time? {
@@ -136,15 +147,17 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     func isCopy(of format: MediaFormat) -> Bool {
         switch content {
         case .original: return true
-        case .rendition: return false
+        case .rendition, .sidecar: return false
         case .picture(let picture), .poster(let picture): return picture.isUntouched && self.format == format
         }
     }
 
-    /// What the output is to a video item: its poster, or the movie itself; nil for a still's.
+    /// What the output is to a video item (its poster, or the movie itself) or to any item (a
+    /// sidecar); nil for a still's picture.
     var role: OutputRole? {
         switch content {
         case .poster: return .poster
+        case .sidecar: return .sidecar
         case .original, .rendition: return format.isVideo ? .video : nil
         case .picture: return nil
         }
@@ -176,6 +189,7 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     var spec: String {
         // A rendition is made by the video stage alone: its settings are all of its recipe but the input.
         if let rendition { return "\(format.rawValue) rendition \(rendition.fingerprint)" }
+        if let (sidecar, stamp) = sidecar { return "sidecar \(sidecar.relativePath) \(stamp)" }
         let variantPart = variant.map { " size \($0.size.text) \($0.pixels.width)x\($0.pixels.height)" } ?? ""
         let copyPart = picture?.isUntouched == false ? "" : " copy"
         let gainMapPart = plansGainMap ? " gain map" : ""
@@ -211,6 +225,8 @@ struct MovieFacts: Codable, Equatable, Sendable {
 /// What an output is to a video item, in reports and the manifest (a site build's `<video poster=…>`).
 public enum OutputRole: String, Codable, Sendable {
     case poster, video
+    /// An XMP, AAE or Takeout JSON beside an output (`input.sidecars`).
+    case sidecar
 }
 
 struct PixelSize: Codable, Equatable, Hashable, Sendable {

@@ -14,16 +14,18 @@ public struct FolderPairing<Base: Sequence>: Sequence where Base.Element == Inpu
         self.pair = pair
     }
 
-    /// Live Photo halves (`LivePhotoPairer`), then RAW+JPEG pairs (`RawJpegPairer`). `known`
-    /// answers from the state database for files unchanged since the last run; `identifier`
-    /// reads a half's content identifier (in a worker process for untrusted input).
+    /// Sidecars with their photos (`SidecarPairer`), Live Photo halves (`LivePhotoPairer`), then
+    /// RAW+JPEG pairs (`RawJpegPairer`), the skipped file's sidecars handed to the processed one.
+    /// `known` answers from the state database for files unchanged since the last run;
+    /// `identifier` reads a half's content identifier (in a worker process for untrusted input).
     init(_ base: Base, input: Pipeline.Input? = nil, known: @escaping (InputItem) -> LivePhotoPairer.KnownHalf? = { _ in nil },
          identifier: @escaping LivePhotoPairer.IdentifierReader = LivePhotoPairer.readIdentifier) {
         let (policy, formats) = (input?.rawJpegPairs ?? Defaults.rawJpegPairs, input?.formats ?? Defaults.formats)
         self.init(base) { folder in
-            RawJpegPairer.pair(LivePhotoPairer.pair(folder, known: known, identifier: identifier), policy: policy, formats: formats) {
+            let halves = LivePhotoPairer.pair(SidecarPairer.pair(folder), known: known, identifier: identifier)
+            return SidecarPairer.handOver(RawJpegPairer.pair(halves, policy: policy, formats: formats) {
                 item in known(item)?.format ?? (try? FormatSniffer.format(of: item.path)) ?? nil
-            }
+            })
         }
     }
 

@@ -42,11 +42,9 @@ public struct Inspection: Codable, Equatable, Sendable {
     public var iso: Int?
     public var focalLengthMillimetres: Double?
     public var focalLength35mmMillimetres: Double?
-    /// EXIF DateTimeOriginal as ISO 8601 (with OffsetTimeOriginal when present), or a movie's
-    /// QuickTime creation date as written.
+    /// When it was captured, ISO 8601 on the capturing clock (as a run reads it: `CaptureTime`).
     public var captureDate: String?
-    /// `fileModified` when the file's metadata has no capture date and `captureDate` is the
-    /// file's modification time (what `capturedAfter`/`capturedBefore` filters then use).
+    /// Where `captureDate` was read: `exif` … `mtime` (what `capturedAfter`/`capturedBefore` use).
     public var captureDateSource: MediaFacts.Capture.Source?
     public var latitude: Double?
     public var longitude: Double?
@@ -120,10 +118,8 @@ public struct Inspection: Codable, Equatable, Sendable {
         }
         let facts = MediaClassifier.facts(of: input, format: format, header: header)
         inspection.kinds = MediaKind.allCases.filter(facts.kinds.contains)
-        if inspection.captureDate == nil, let capture = facts.capture {
-            inspection.captureDate = ISO8601DateFormatter().string(from: capture.date)
-        }
-        inspection.captureDateSource = inspection.captureDate == nil ? nil : facts.capture?.source
+        inspection.captureDate = facts.capture?.text
+        inspection.captureDateSource = facts.capture?.source
         inspection.livePhotoPartner = input.livePhoto.map { ($0.partner as NSString).lastPathComponent }
         return inspection
     }
@@ -148,7 +144,6 @@ public struct Inspection: Codable, Equatable, Sendable {
             contentIdentifier = exif.appleMakerNote?.contentIdentifier
             setPosition(GeoPosition(exif: exif))
         }
-        captureDate = metadata.captureDateText
         let locationSources = metadata.locationSources
         locationFoundIn = locationSources.isEmpty ? nil : locationSources
     }
@@ -179,8 +174,6 @@ public struct Inspection: Codable, Equatable, Sendable {
         guard let movie else { return inspection }
         inspection.make = movie.make
         inspection.model = movie.model
-        // Apple's key keeps the local zone; `mvhd` has only UTC.
-        inspection.captureDate = movie.creationDate ?? movie.creationTime.map { ISO8601DateFormatter().string(from: $0) }
         inspection.contentIdentifier = movie.contentIdentifier
         inspection.setPosition(movie.iso6709.flatMap(GeoPosition.init(iso6709:)))
         return inspection

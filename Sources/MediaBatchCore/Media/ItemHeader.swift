@@ -21,6 +21,14 @@ struct ItemHeader {
 
     let content: Content
 
+    /// An image's or a camera RAW's metadata, every copy merged; nil for a movie.
+    var metadata: ImageMetadata? {
+        switch content {
+        case .image(_, let metadata, _), .cameraRaw(_, let metadata, _): return metadata
+        case .video: return nil
+        }
+    }
+
     /// - Throws: `StageFailure` (`decodeFailed`) when libvips or libavformat cannot read the header
     ///   (and, for a HEIC, neither can mediabatch's own loader).
     init(path: String, format: MediaFormat) throws {

@@ -5,11 +5,12 @@ import MetadataKit
 import PipelineModel
 import VipsKit
 
-/// Turns an item's headers into the facts a filter decides on: its kinds, location, size,
-/// capture date and camera. Nothing here decodes pixels; the "Media kinds" table in
-/// docs/pipeline.md lists the same evidence.
+/// Turns an item's headers (and the files beside it) into the facts a filter decides on: its
+/// kinds, location, size, capture time and camera. Nothing here decodes pixels; the "Media kinds"
+/// table in docs/pipeline.md lists the same evidence.
 enum MediaClassifier {
-    static func facts(of input: InputItem, format: MediaFormat, header: ItemHeader?) -> MediaFacts {
+    static func facts(of input: InputItem, format: MediaFormat, header: ItemHeader?, sidecars: SidecarFacts = .none,
+                      timeZone: TimeZone? = nil) -> MediaFacts {
         var facts = MediaFacts(relativePath: input.relativePath, format: format, kinds: [format.isVideo ? .videos : .images])
         if input.livePhoto != nil { facts.kinds.insert(.livePhotos) }
         switch header?.content {
@@ -33,27 +34,21 @@ enum MediaClassifier {
             facts.height = probe.height
             facts.make = movie?.make
             facts.model = movie?.model
-            let tagged = movie?.creationDate.flatMap(ISODate.parseWithOffset) ?? movie?.creationTime.map { ($0, nil) }
-            facts.capture = tagged.map { .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds) }
         case nil:
             break
         }
-        if facts.capture == nil, let modified = try? FileManager.default.attributesOfItem(atPath: input.path)[.modificationDate] as? Date {
-            facts.capture = .init(date: modified, source: .fileModified,
-                                  utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: modified))
-        }
+        facts.hasLocation = facts.hasLocation || sidecars.placePhoto
+        facts.capture = CaptureTime(sidecarText: sidecars.captured, takeout: sidecars.takenAt)
+            .capture(of: input, header: header, timeZone: timeZone)
         return facts
     }
 }
 
 extension MediaFacts {
-    /// What a still's metadata says: location, camera, capture date.
+    /// What a still's metadata says: location, camera.
     fileprivate mutating func read(_ metadata: ImageMetadata) {
         hasLocation = !metadata.locationSources.isEmpty
         make = metadata.exif?.string(ExifTag.make, in: .ifd0)
         model = metadata.exif?.string(ExifTag.model, in: .ifd0)
-        capture = metadata.captureDateText.flatMap(ISODate.parseWithOffset).map {
-            .init(date: $0.date, source: .metadata, utcOffsetSeconds: $0.utcOffsetSeconds)
-        }
     }
 }

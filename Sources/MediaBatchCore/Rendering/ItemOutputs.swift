@@ -73,6 +73,11 @@ final class ItemOutputs {
             note(renditionRemoved)
             renditionCodecs[output.path ?? ""] = written.codecs
             return written.contentHash
+        case .sidecar(let sidecar, _):
+            let copy = try sidecar.bytes(root: item.input.root, editing: plan.metadataEdits)
+            note(copy.removed)
+            try FileWriting.write(copy.bytes, to: path)
+            return ContentHash.of(bytes: copy.bytes)
         }
     }
 

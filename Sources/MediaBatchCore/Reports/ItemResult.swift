@@ -161,7 +161,7 @@ extension ItemResult.ErrorInfo {
 extension ItemResult.Variant {
     init(_ output: WrittenOutput) {
         let pixels = output.planned.variant?.pixels ?? output.planned.picture?.size ?? output.planned.movie?.size
-        self.init(path: output.path, format: output.planned.format.rawValue, size: output.planned.variant?.size, role: output.planned.role,
+        self.init(path: output.path, format: output.planned.formatName, size: output.planned.variant?.size, role: output.planned.role,
                   width: pixels?.width ?? 0, height: pixels?.height ?? 0,
                   bytes: output.bytes, reused: output.planned.reused, gainMap: output.planned.carriesGainMap ? true : nil,
                   codec: output.planned.movie?.codec)

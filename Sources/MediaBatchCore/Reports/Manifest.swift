@@ -57,10 +57,11 @@ public enum Manifest {
         var version = 1
     }
 
-    /// An item as the state database records it, its variants smallest first.
+    /// An item as the state database records it, its variants smallest first (its sidecars are
+    /// its `sidecars` reading's).
     static func item(_ item: ItemRecord, _ outputs: [OutputRecord]) -> Item {
         Item(input: item.input, width: item.width, height: item.height, placeholder: item.placeholder, caption: item.caption,
-             pairedWith: item.pairedWith, variants: outputs.map {
+             pairedWith: item.pairedWith, variants: outputs.filter { $0.role != OutputRole.sidecar.rawValue }.map {
                  Variant(path: $0.path, format: $0.format, size: $0.variant, width: $0.width, height: $0.height,
                          bytes: Int($0.size), gainMap: $0.gainMap, role: $0.role.flatMap(OutputRole.init(rawValue:)), codec: $0.codec, codecs: $0.codecs, frames: $0.frames,
                          duration: $0.duration)

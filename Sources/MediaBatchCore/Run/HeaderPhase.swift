@@ -205,6 +205,14 @@ struct HeaderPhase: Sendable {
             // Which file of the pair stands for the photo changes with its partner and the policy.
             fingerprint.selection.append("\(pair.role.rawValue) paired with \(pair.partner), processed: \(pair.processed)")
         }
+        // Its sidecars are copied with it and may date it; the library's zone places its times.
+        // Outputs, not recipe: an edited sidecar is copied again, the photo's outputs kept.
+        for sidecar in input.sidecars {
+            let stamp = FileStamp(path: input.root.appendingPathComponent(sidecar.relativePath).path)
+            fingerprint.outputs.append("sidecar \(sidecar.relativePath) \(stamp?.size ?? -1) \(stamp?.modifiedNanoseconds ?? -1)")
+        }
+        if !input.sidecars.isEmpty, pipeline.input.sidecars != Defaults.sidecars { fingerprint.outputs.append("sidecars \(pipeline.input.sidecars.rawValue)") }
+        if let zone = pipeline.input.timeZone { fingerprint.outputs.append("timeZone \(zone.identifier)") }
         return .init(recipe: ContentHash.of((fingerprint.recipe + fingerprint.outputs).joined(separator: "\n")),
                      shared: ContentHash.of(fingerprint.recipe.joined(separator: "\n")),
                      selection: ContentHash.of(fingerprint.selection.joined(separator: "\n")))

@@ -10,6 +10,8 @@ public struct InputItem: Codable, Sendable {
     public var rawJpegPair: RawJpegPair?
     /// Set when the walker lists the entry only to report why it is not read.
     public var refusal: InputRefusal?
+    /// The files beside it that belong to it (see `SidecarPairer`).
+    public var sidecars: [Sidecar] = []
 
     public init(root: URL, relativePath: String, livePhoto: LivePhotoPair? = nil, refusal: InputRefusal? = nil) {
         self.root = root
@@ -39,6 +41,8 @@ public enum InputRefusal: Codable, Equatable, Sendable {
     case danglingSymlink
     /// `input.duplicates: keeper`: a copy of the photo another file (the keeper) is: "duplicateOf: KEEPER (tier)".
     case duplicate(String)
+    /// An XMP, AAE or Takeout JSON whose photo is not beside it: listed once, never copied.
+    case sidecarWithoutPhoto
 
     /// Refused entries that are broken (the run fails them) rather than merely not for reading.
     public var isBroken: Bool {
@@ -53,6 +57,7 @@ public enum InputRefusal: Codable, Equatable, Sendable {
         case .symlinkLoop: return "a symlink loop"
         case .danglingSymlink: return "a symlink to nothing"
         case .duplicate(let reason): return reason
+        case .sidecarWithoutPhoto: return "a sidecar without its photo: not copied"
         }
     }
 }

@@ -57,8 +57,10 @@ struct ItemFindings: Sendable {
         (result.decoder, result.decoderReason, result.decoderThreads) = (outcome.decoder?.decoder, outcome.decoder?.reason, outcome.decoder?.threads)
         result.firstFrameOnly = Self.firstFrameOnly(outcome.outputs.map(\.planned))
         result.readings = outcome.readings
-        if outcome.outputs.count > 1 || outcome.outputs.contains(where: { $0.planned.variant != nil }) {
-            result.variants = outcome.outputs.map(ItemResult.Variant.init)
+        // Sidecars are listed under their own key (`sidecars`), not as the item's variants.
+        let made = outcome.outputs.filter { $0.planned.sidecar == nil }
+        if made.count > 1 || made.contains(where: { $0.planned.variant != nil }) {
+            result.variants = made.map(ItemResult.Variant.init)
             result.placeholder = outcome.placeholder
         }
         return result

@@ -22,7 +22,7 @@ public final class PipelineRunner: @unchecked Sendable {
         self.options = options
         stages = StageList.runnable(pipeline)
         let environment = RunEnvironment(outputRoot: options.outputRoot, temporaryFolder: options.temporaryFolder,
-                                         limits: pipeline.limits, stages: stages)
+                                         limits: pipeline.limits, input: pipeline.input, stages: stages)
         executor = options.isolation.map { isolation in
             WorkerPool(executable: isolation.executable, setup: WorkerMessage.Setup(
                 pipelineDocument: isolation.pipelineDocument, pipelineFolder: isolation.pipelineFolder.path,

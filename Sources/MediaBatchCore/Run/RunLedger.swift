@@ -225,7 +225,7 @@ final class RunLedger: @unchecked Sendable {
         let recorded = hash ?? earlier?.contentHash
         var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)
         record.recipe = Self.recipe(of: output, shared: shared)
-        record.format = output.format.rawValue
+        record.format = output.formatName
         record.variant = output.variant?.size
         record.width = output.variant?.pixels.width
         record.height = output.variant?.pixels.height

@@ -59,6 +59,7 @@ struct FilterStage: PipelineStage, Equatable {
         let still = InputItem(root: movie.input.root, relativePath: pair.partner, livePhoto: LivePhotoPair(
             role: .still, partner: movie.input.relativePath, contentIdentifier: pair.contentIdentifier))
         guard let format = (try? FormatSniffer.format(of: still.path)) ?? nil else { return nil }
-        return MediaClassifier.facts(of: still, format: format, header: try? ItemHeader(path: still.path, format: format))
+        return MediaClassifier.facts(of: still, format: format, header: try? ItemHeader(path: still.path, format: format),
+                                      timeZone: movie.environment.timeZone)
     }
 }

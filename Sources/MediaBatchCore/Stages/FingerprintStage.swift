@@ -63,7 +63,8 @@ struct FingerprintStage: PhotoReader, Equatable {
     static func reading(of photo: VImage, _ item: ItemContext) throws -> JSONValue {
         let upright = item.pictureSource?.upright ?? item.video?.shownFrame ?? PixelSize(width: photo.width, height: photo.height)
         let print = PhotoFingerprint(picture: try squeezedLuma(photo))
-        let captured = item.facts.capture.flatMap { $0.source == .metadata ? $0.date.formatted(.iso8601) : nil }
+        // Only a time the photo's own metadata gives tells a burst's frames apart.
+        let captured = item.facts.capture.flatMap { [.exif, .xmp, .quicktime].contains($0.source) ? $0.date.formatted(.iso8601) : nil }
         let reading = FingerprintReading(sha256: item.contentHash, format: item.format.rawValue, width: upright.width, height: upright.height,
                                          metadataBytes: metadataBytes(item), captured: captured,
                                          hashes: print?.hashes, picture: print?.picture,

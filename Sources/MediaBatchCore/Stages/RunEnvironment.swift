@@ -11,11 +11,16 @@ struct RunEnvironment {
     let effects: [StageName: any PictureEffect]
     /// The pipeline's stages that read each item's photo once its outputs are made, in order.
     let photoReaders: [any PhotoReader]
+    /// `input.timeZone` and `input.sidecars`.
+    let timeZone: TimeZone?
+    let sidecars: Pipeline.Sidecars
 
-    init(outputRoot: URL, temporaryFolder: URL, limits: Pipeline.Limits, stages: [any PipelineStage] = []) {
+    init(outputRoot: URL, temporaryFolder: URL, limits: Pipeline.Limits, input: Pipeline.Input? = nil, stages: [any PipelineStage] = []) {
         self.outputRoot = outputRoot
         self.temporaryFolder = temporaryFolder
         self.limits = limits
+        timeZone = input?.timeZone
+        sidecars = input?.sidecars ?? Defaults.sidecars
         effects = Dictionary(uniqueKeysWithValues: stages.compactMap { $0 as? any PictureEffect }.map { ($0.name, $0) })
         photoReaders = stages.compactMap { $0 as? any PhotoReader }
     }

@@ -76,12 +76,45 @@ struct WriteStage: PipelineStage, Equatable {
     }
 
     /// Placed before any pixel is decoded, so that collisions are caught before work is spent
-    /// (but for `{hash}`, which waits for the bytes).
+    /// (but for `{hash}`, which waits for the bytes); the item's sidecars beside them.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
         for index in plan.outputs.indices {
             let template = plan.outputs[index].posterTime == nil ? path : posterPath
             plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index])
         }
+        plan.outputs += Self.sidecars(beside: plan.outputs, of: item)
+    }
+
+    /// With `input.sidecars: copy`, each readable sidecar beside every output that keeps the input's
+    /// pixels, else beside the main (first) output, named after it in the sidecar's style; none beside
+    /// an output named by its bytes' hash, whose name is not known before it is written.
+    private static func sidecars(beside outputs: [PlannedOutput], of item: ItemContext) -> [PlannedOutput] {
+        let sidecars = item.environment.sidecars == .copy ? item.sidecarFacts.readable : []
+        guard !sidecars.isEmpty else { return [] }
+        let copies = outputs.filter { $0.isCopy(of: item.format) }
+        return (copies.isEmpty ? Array(outputs.prefix(1)) : copies).filter { !PathTemplate.awaitsOutputHash($0.path!) }.flatMap { output in
+            sidecars.map { sidecar in
+                let stamp = FileStamp(path: item.input.root.appendingPathComponent(sidecar.relativePath).path)
+                var copy = PlannedOutput(format: output.format, quality: 0, effort: nil,
+                                         content: .sidecar(sidecar, stamp: "\(stamp?.size ?? -1) \(stamp?.modifiedNanoseconds ?? -1)"))
+                let folder = (output.path! as NSString).deletingLastPathComponent
+                let name = SidecarNaming.name(for: sidecar.match, outputName: (output.path! as NSString).lastPathComponent)
+                copy.path = folder.isEmpty ? name : folder + "/" + name
+                return copy
+            }
+        }
+    }
+
+    /// The report's and the manifest's `sidecars`: each copy written (`path`, from `source`), and each
+    /// sidecar left behind with why (`source`, `error`); nil when the item has none.
+    private static func sidecarReading(_ outputs: [PlannedOutput], _ item: ItemContext) -> JSONValue? {
+        let written: [JSONValue] = outputs.compactMap { output in
+            output.sidecar.map { .object(["path": .string(output.path ?? ""), "source": .string($0.0.relativePath)]) }
+        }
+        let problems: [JSONValue] = item.sidecarFacts.problems.map {
+            .object(["source": .string($0.sidecar.relativePath), "error": .string($0.reason)])
+        }
+        return written.isEmpty && problems.isEmpty ? nil : .array(written + problems)
     }
 
     /// Every output of the item or none (see `AtomicFile`); outputs an earlier run wrote from
@@ -125,6 +158,8 @@ struct WriteStage: PipelineStage, Equatable {
             return WrittenOutput(planned: output, bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot),
                                  contentHash: hashes[index])
         }
+        outcome.readings[MediaFacts.Capture.readingKey] = item.facts.capture?.reading
+        outcome.readings[Sidecar.readingKey] = Self.sidecarReading(planned, item)
         outcome.removedMetadata = outputs.removedMetadata
         outcome.placeholder = placeholder
         outcome.rawSource = outputs.rawSource

@@ -43,6 +43,7 @@ public enum ExifTag {
     public static let isoSpeed: UInt16 = 0x8827
     public static let dateTimeOriginal: UInt16 = 0x9003
     public static let offsetTimeOriginal: UInt16 = 0x9011
+    public static let subSecTimeOriginal: UInt16 = 0x9291
     public static let focalLength: UInt16 = 0x920A
     public static let makerNote: UInt16 = 0x927C
     public static let userComment: UInt16 = 0x9286

@@ -108,21 +108,23 @@ final class MediaClassifierTests: XCTestCase {
         XCTAssertEqual(pug.make, "Apple")
         XCTAssertEqual(pug.model, "iPhone 13 Pro")
         XCTAssertEqual(pug.pixels, 4032 * 3024)
-        XCTAssertEqual(pug.capture, .init(date: ISODate.parse("2023-02-21T14:33:08+03:00")!, source: .metadata, utcOffsetSeconds: 10800))
+        XCTAssertEqual(pug.capture?.text, "2023-02-21T14:33:08.302+03:00", "DateTimeOriginal, SubSecTimeOriginal, OffsetTimeOriginal")
+        XCTAssertEqual(pug.capture?.source, .exif)
 
         let movie = try facts("samples/livephoto/train.mov")
         XCTAssertTrue(movie.hasLocation)
-        XCTAssertEqual(movie.capture, .init(date: ISODate.parse("2021-04-10T11:43:59+0100")!, source: .metadata, utcOffsetSeconds: 3600))
+        XCTAssertEqual(movie.capture, .init(date: ISODate.parse("2021-04-10T11:43:59+0100")!, source: .quicktime, utcOffsetSeconds: 3600))
         // As shown: 1440 on FFmpeg 5.1; 7.1 (Debian 13) exports its clean aperture (`clap`), 1308 (see `LibAV.cropping`).
         XCTAssertTrue([1440, 1308].contains(movie.width), "\(String(describing: movie.width))")
 
         // No Apple creation date: mvhd's creation time.
         let mp4 = try facts("samples/video/with-gps_xyz.mp4")
-        XCTAssertEqual(mp4.capture, .init(date: ISODate.parse("2017-02-22T08:20:28Z")!, source: .metadata), "from mvhd: an instant, no zone")
+        XCTAssertEqual(mp4.capture, .init(date: ISODate.parse("2017-02-22T08:20:28Z")!, source: .quicktime, utcOffsetSeconds: 0),
+                       "from mvhd: an instant in UTC")
 
         // No capture date at all: the file's modification time, and the facts say so.
         let screenshot = try facts("samples/png/macos_screenshot_exif.png")
         XCTAssertFalse(screenshot.hasLocation)
-        XCTAssertEqual(screenshot.capture?.source, .fileModified)
+        XCTAssertEqual(screenshot.capture?.source, .mtime)
     }
 }

@@ -43,7 +43,8 @@ final class PictureRendererTests: XCTestCase, RunsPipelines {
                 }
                 encodedAny = encodedAny || encoded
             }
-            XCTAssertEqual(encodedAny, file != "videos-copy.json", file)
+            // These copy every file, editing its metadata in place.
+            XCTAssertEqual(encodedAny, !["videos-copy.json", "library-by-date.json"].contains(file), file)
         }
     }
 

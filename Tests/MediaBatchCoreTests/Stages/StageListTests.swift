@@ -354,7 +354,7 @@ final class PipelineDecoderTests: XCTestCase {
             #"{"$id": "x", "version": 1, "stages": [{"stage": "decode"}]}"#:
                 #"$id: unknown key; expected one of "$schema", "input", "limits", "onError", "output", "stages", "version""#,
             #"{"version": 1, "input": {"$schema": "x"}, "stages": [{"stage": "decode"}]}"#:
-                #"input.$schema: unknown key; expected one of "duplicates", "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "rawJpegPairs", "root", "trusted""#,
+                #"input.$schema: unknown key; expected one of "duplicates", "exclude", "extensionMismatch", "followSymlinks", "formats", "include", "rawJpegPairs", "root", "sidecars", "timeZone", "trusted""#,
             #"{"version": 1, "stages": [{"stage": "decode", "$schema": "x"}]}"#: #"stages[0].$schema: unknown key; expected one of "animated", "raw", "stage""#,
         ]
         for (json, message) in failures {
