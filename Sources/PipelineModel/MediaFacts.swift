@@ -4,7 +4,7 @@ import MediaFormats
 /// What a filter decides on, all read from one item's header and metadata.
 public struct MediaFacts: Equatable, Sendable {
     /// When the item was captured, and where that was read.
-    public struct Capture: Equatable, Sendable {
+    public struct Capture: Codable, Equatable, Sendable {
         /// Where a capture time comes from, in the order they are tried: a photo's own metadata,
         /// then a movie's, the files beside it, its name, and last the file's modification time.
         public enum Source: String, Codable, CaseIterable, Sendable {

@@ -20,6 +20,10 @@ struct ItemPlan: Codable, Equatable, Sendable {
     var placeholder: VariantsStage.Placeholder?
     /// Set by `video`: how much longer than `limits.timeout` the item may take, for encoding its renditions.
     var encodingSeconds = 0
+    /// Set by `write` from the header phase's reading, for the report: when the item was captured, and
+    /// the sidecars that could not be read, by path, with why (the pixel phase reads no header of a copy).
+    var captured: MediaFacts.Capture?
+    var sidecarsLeftBehind: [String: String] = [:]
 
     /// Before any stage has said otherwise: the item as it is, copied byte for byte.
     init(format: MediaFormat) {

@@ -83,6 +83,8 @@ struct WriteStage: PipelineStage, Equatable {
             plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index])
         }
         plan.outputs += Self.sidecars(beside: plan.outputs, of: item)
+        plan.captured = item.facts.capture
+        plan.sidecarsLeftBehind = Dictionary(item.sidecarFacts.problems.map { ($0.sidecar.relativePath, $0.reason) }) { first, _ in first }
     }
 
     /// With `input.sidecars: copy`, each readable sidecar beside every output that keeps the input's
@@ -107,12 +109,12 @@ struct WriteStage: PipelineStage, Equatable {
 
     /// The report's and the manifest's `sidecars`: each copy written (`path`, from `source`), and each
     /// sidecar left behind with why (`source`, `error`); nil when the item has none.
-    private static func sidecarReading(_ outputs: [PlannedOutput], _ item: ItemContext) -> JSONValue? {
+    private static func sidecarReading(_ outputs: [PlannedOutput], _ plan: ItemPlan) -> JSONValue? {
         let written: [JSONValue] = outputs.compactMap { output in
             output.sidecar.map { .object(["path": .string(output.path ?? ""), "source": .string($0.0.relativePath)]) }
         }
-        let problems: [JSONValue] = item.sidecarFacts.problems.map {
-            .object(["source": .string($0.sidecar.relativePath), "error": .string($0.reason)])
+        let problems: [JSONValue] = plan.sidecarsLeftBehind.sorted { $0.key < $1.key }.map {
+            .object(["source": .string($0.key), "error": .string($0.value)])
         }
         return written.isEmpty && problems.isEmpty ? nil : .array(written + problems)
     }
@@ -158,8 +160,8 @@ struct WriteStage: PipelineStage, Equatable {
             return WrittenOutput(planned: output, bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot),
                                  contentHash: hashes[index])
         }
-        outcome.readings[MediaFacts.Capture.readingKey] = item.facts.capture?.reading
-        outcome.readings[Sidecar.readingKey] = Self.sidecarReading(planned, item)
+        outcome.readings[MediaFacts.Capture.readingKey] = plan.captured?.reading
+        outcome.readings[Sidecar.readingKey] = Self.sidecarReading(planned, plan)
         outcome.removedMetadata = outputs.removedMetadata
         outcome.placeholder = placeholder
         outcome.rawSource = outputs.rawSource
