@@ -35,6 +35,16 @@ final class ItemContext {
     /// What the filter decides on, classified from the header and the files beside it.
     private(set) lazy var facts: MediaFacts = MediaClassifier.facts(of: input, format: format, header: try? header.get(),
                                                                     sidecars: sidecarFacts, timeZone: environment.timeZone)
+    /// A Live Photo movie's still, classified from its header: what the movie goes along with and is dated
+    /// by. Nil for anything else, or a still that has vanished since it was paired.
+    private(set) lazy var stillFacts: MediaFacts? = {
+        guard let pair = input.livePhoto, pair.role == .video else { return nil }
+        let still = InputItem(root: input.root, relativePath: pair.partner, livePhoto: LivePhotoPair(
+            role: .still, partner: input.relativePath, contentIdentifier: pair.contentIdentifier))
+        guard let format = (try? FormatSniffer.format(of: still.path)) ?? nil else { return nil }
+        return MediaClassifier.facts(of: still, format: format, header: try? ItemHeader(path: still.path, format: format),
+                                     timeZone: environment.timeZone)
+    }()
     /// What the item's sidecars say, read once.
     private(set) lazy var sidecarFacts = SidecarFacts.read(input.sidecars, root: input.root)
 

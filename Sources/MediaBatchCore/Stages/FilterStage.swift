@@ -47,19 +47,10 @@ struct FilterStage: PipelineStage, Equatable {
     func check(_ item: ItemContext) throws {
         guard !match.matches(item.facts) else { return }
         if livePhotoVideo == .keepWithStill, let pair = item.input.livePhoto, pair.role == .video,
-           stillFacts(pair, of: item).map(match.matches) == true {
+           item.stillFacts.map(match.matches) == true {
             return
         }
         let kinds = MediaKind.allCases.filter(item.facts.kinds.contains).map(\.rawValue)
         throw ItemSkipped(reason: "filtered out (\(item.format.rawValue): \(kinds.joined(separator: ", ")))")
-    }
-
-    /// Nil when the still has vanished since it was paired.
-    private func stillFacts(_ pair: LivePhotoPair, of movie: ItemContext) -> MediaFacts? {
-        let still = InputItem(root: movie.input.root, relativePath: pair.partner, livePhoto: LivePhotoPair(
-            role: .still, partner: movie.input.relativePath, contentIdentifier: pair.contentIdentifier))
-        guard let format = (try? FormatSniffer.format(of: still.path)) ?? nil else { return nil }
-        return MediaClassifier.facts(of: still, format: format, header: try? ItemHeader(path: still.path, format: format),
-                                      timeZone: movie.environment.timeZone)
     }
 }

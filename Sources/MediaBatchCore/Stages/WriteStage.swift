@@ -78,12 +78,13 @@ struct WriteStage: PipelineStage, Equatable {
     /// Placed before any pixel is decoded, so that collisions are caught before work is spent
     /// (but for `{hash}`, which waits for the bytes); the item's sidecars beside them.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
+        // A Live Photo's movie is dated by its still, as it is named after it: the two share a folder.
+        plan.captured = item.stillFacts?.capture ?? item.facts.capture
         for index in plan.outputs.indices {
             let template = plan.outputs[index].posterTime == nil ? path : posterPath
-            plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index])
+            plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index], captured: plan.captured)
         }
         plan.outputs += Self.sidecars(beside: plan.outputs, of: item)
-        plan.captured = item.facts.capture
         plan.sidecarsLeftBehind = Dictionary(item.sidecarFacts.problems.map { ($0.sidecar.relativePath, $0.reason) }) { first, _ in first }
     }
 
@@ -223,7 +224,8 @@ struct WriteStage: PipelineStage, Equatable {
     /// its still, so the pair stays a pair whatever the still becomes. A copy keeps the input's
     /// own extension as written (`photo.jpeg`, `IMG_0001.HEIC`); an encoded output takes its
     /// format's.
-    private static func relativeOutput(_ template: PathTemplate, for item: ItemContext, output: PlannedOutput) -> String {
+    private static func relativeOutput(_ template: PathTemplate, for item: ItemContext, output: PlannedOutput,
+                                       captured: MediaFacts.Capture?) -> String {
         let input = item.input
         let namedAfter = input.livePhoto.flatMap { pair in
             pair.role == .video ? InputItem(root: input.root, relativePath: pair.partner) : nil
@@ -231,7 +233,7 @@ struct WriteStage: PipelineStage, Equatable {
         return template.render(PathTemplate.Values(
             dir: namedAfter.relativeFolder, stem: namedAfter.stem, ext: fileExtension(of: output, for: item),
             inputExt: namedAfter.pathExtension,
-            captured: item.facts.capture.map { ($0.date, $0.utcOffsetSeconds) },
+            captured: captured.map { ($0.date, $0.utcOffsetSeconds) },
             inputHash: template.usesInputHash ? item.contentHash : nil, // a dry run hashes only for this
             size: output.variant?.size, width: output.variant?.pixels.width, height: output.variant?.pixels.height,
             codec: output.rendition?.rendition.codec.rawValue))

@@ -147,6 +147,20 @@ final class CaptureTimeTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(result(report, "plain.jpg")?.status, .skipped)
     }
 
+    /// A Live Photo's movie is dated by its still, as it is named after it: across midnight they share a folder.
+    func testALivePhotosMovieGoesWhereItsStillGoes() throws {
+        let folder = try Self.folder(of: ["livephoto/train.jpg", "livephoto/train.mov"])
+        let tagged = try runProcess("exiftool", ["-q", "-overwrite_original", "-P", "-DateTimeOriginal=2023:12:31 23:59:59", "-OffsetTimeOriginal=+01:00",
+                                                 folder.appendingPathComponent("train.jpg").path])
+        XCTAssertEqual(tagged.exitCode, 0, tagged.stderr)
+        let movie = try runProcess("exiftool", ["-q", "-overwrite_original", "-P", "-Keys:CreationDate=2024:01:01 00:00:02+01:00",
+                                                folder.appendingPathComponent("train.mov").path])
+        XCTAssertEqual(movie.exitCode, 0, movie.stderr)
+        let report = try Self.run(try pipeline(Self.datedStages), input: folder, output: Fixtures.temporaryFolder())
+        XCTAssertEqual(result(report, "train.jpg")?.output, "2023/12/31/train.jpg")
+        XCTAssertEqual(result(report, "train.mov")?.output, "2023/12/31/train.mov", "\(String(describing: result(report, "train.mov")))")
+    }
+
     func testABadTimeZoneNamesItsPath() throws {
         XCTAssertThrowsError(try pipeline(Self.datedStages, input: #"{"timeZone": "Mars/Olympus"}"#)) { error in
             XCTAssertTrue("\(error)".contains("input.timeZone"), "\(error)")
