@@ -176,6 +176,11 @@ public struct PathTemplate: Equatable, Sendable {
     }
 
     /// Whether the template has the placeholder `name` ("ext", "size", …; not the parametrised date and hash).
+    /// Whether the template has a `{date:…}`: only then does an output's folder depend on the capture time.
+    public var usesDate: Bool {
+        pieces.contains { if case .date = $0 { return true } else { return false } }
+    }
+
     public func uses(_ name: String) -> Bool {
         guard let piece = Self.simplePlaceholders.first(where: { $0.0 == name })?.1 else { return false }
         return pieces.contains(piece)

@@ -78,21 +78,25 @@ struct WriteStage: PipelineStage, Equatable {
     /// Placed before any pixel is decoded, so that collisions are caught before work is spent
     /// (but for `{hash}`, which waits for the bytes); the item's sidecars beside them.
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {
-        // A Live Photo's movie is dated by its still, as it is named after it: the two share a folder.
-        plan.captured = item.stillFacts?.capture ?? item.facts.capture
+        plan.captured = item.facts.capture
+        // A Live Photo's movie is dated by its still, as it is named after it: the two share a folder (the
+        // still's header is read only when a folder depends on it).
+        let dating = path.usesDate || posterPath.usesDate ? item.stillFacts?.capture ?? plan.captured : plan.captured
         for index in plan.outputs.indices {
             let template = plan.outputs[index].posterTime == nil ? path : posterPath
-            plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index], captured: plan.captured)
+            plan.outputs[index].path = Self.relativeOutput(template, for: item, output: plan.outputs[index], captured: dating)
         }
-        plan.outputs += Self.sidecars(beside: plan.outputs, of: item)
+        plan.outputs += Self.sidecars(beside: plan.outputs, of: item, editing: plan.metadataEdits)
         plan.sidecarsLeftBehind = Dictionary(item.sidecarFacts.problems.map { ($0.sidecar.relativePath, $0.reason) }) { first, _ in first }
     }
 
     /// With `input.sidecars: copy`, each readable sidecar beside every output that keeps the input's
     /// pixels, else beside the main (first) output, named after it in the sidecar's style; none beside
-    /// an output named by its bytes' hash, whose name is not known before it is written.
-    private static func sidecars(beside outputs: [PlannedOutput], of item: ItemContext) -> [PlannedOutput] {
-        let sidecars = item.environment.sidecars == .copy ? item.sidecarFacts.readable : []
+    /// an output named by its bytes' hash, whose name is not known before it is written; no XMP sidecar
+    /// where `stripMetadata` removes the photo's XMP.
+    private static func sidecars(beside outputs: [PlannedOutput], of item: ItemContext, editing edits: [MetadataEdit]) -> [PlannedOutput] {
+        let dropsXMP = edits.contains { if case .remove(let groups) = $0 { return groups.contains(.xmp) } else { return false } }
+        let sidecars = item.environment.sidecars == .copy ? item.sidecarFacts.readable.filter { !dropsXMP || $0.match.kind != .xmp } : []
         guard !sidecars.isEmpty else { return [] }
         let copies = outputs.filter { $0.isCopy(of: item.format) }
         return (copies.isEmpty ? Array(outputs.prefix(1)) : copies).filter { !PathTemplate.awaitsOutputHash($0.path!) }.flatMap { output in

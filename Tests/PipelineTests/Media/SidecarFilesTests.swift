@@ -190,6 +190,30 @@ final class SidecarFilesTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(handed[1].sidecars.map(\.relativePath), ["IMG_1.JPG.xmp", "IMG_1.xmp"])
     }
 
+    /// Beside an encoded output (no copy of the photo is written) the sidecar is named after it and loses its
+    /// location; where `stripMetadata` removes the photo's XMP, its XMP sidecar is not written either.
+    func testASidecarBesideAnEncodedOutput() throws {
+        let input = Fixtures.temporaryFolder()
+        let photo = try CaptureTimeTests.photo("IMG_0001.jpg", in: input)
+        try xmpSidecar(input.appendingPathComponent("IMG_0001.jpg.xmp").path, from: photo)
+        func run(_ strip: String) throws -> (ItemResult?, URL) {
+            let output = Fixtures.temporaryFolder()
+            let stages = #"{"stage": "decode"}, {"stage": "transcode", "to": "webp"}, "# + strip + #", {"stage": "write"}"#
+            return (result(try Self.run(try pipeline(stages), input: input, output: output), "IMG_0001.jpg"), output)
+        }
+        let (item, output) = try run(#"{"stage": "stripLocation"}"#)
+        XCTAssertEqual(item?.output, "IMG_0001.webp")
+        XCTAssertEqual(sidecars(item), ["IMG_0001.jpg.xmp": "IMG_0001.webp.xmp"])
+        let copy = output.appendingPathComponent("IMG_0001.webp.xmp").path
+        XCTAssertEqual(try locations(copy).keys.sorted(), [])
+        XCTAssertEqual(try exiftool(copy)["XMP-xmp:Rating"] as? Int, 4)
+        XCTAssertEqual(try exiftool(copy)["XMP-dc:Subject"] as? String, "harbour")
+        let (withoutXMP, bare) = try run(#"{"stage": "stripMetadata", "remove": ["xmp"]}"#)
+        XCTAssertEqual(withoutXMP?.status, .ok)
+        XCTAssertNil(withoutXMP?.readings["sidecars"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bare.appendingPathComponent("IMG_0001.webp.xmp").path))
+    }
+
     func testIgnoredSidecarsAreNeitherItemsNorCopied() throws {
         let input = try library()
         let output = Fixtures.temporaryFolder()
