@@ -317,22 +317,24 @@ public final class StateStore: @unchecked Sendable {
     // MARK: Items
 
     public func item(_ input: String) throws -> ItemRecord? {
-        try database.read { db in try Self.whole(ItemRecord.fetchOne(db, key: input), in: db) }
+        try database.read { db in
+            try Self.whole(ItemRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM items WHERE input = ?"), arguments: [input]), in: db)
+        }
     }
 
     public func outputs(of input: String) throws -> [OutputRecord] {
         try database.read { db in
-            try OutputRecord.filter(Column("input") == input && Column("stale") == false).order(Column("path")).fetchAll(db)
+            try OutputRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM outputs WHERE input = ? AND NOT stale ORDER BY path"), arguments: [input])
         }
     }
 
     public func output(_ path: String) throws -> OutputRecord? {
-        try database.read { db in try OutputRecord.fetchOne(db, key: path) }
+        try database.read { db in try OutputRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM outputs WHERE path = ?"), arguments: [path]) }
     }
 
     /// The input whose output `path` is, if any (stale outputs included: they still occupy the name).
     public func owner(ofOutput path: String) throws -> String? {
-        try database.read { db in try OutputRecord.fetchOne(db, key: path)?.input }
+        try database.read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT input FROM outputs WHERE path = ?"), arguments: [path]) }
     }
 
     /// Records an item's decision and its outputs in one transaction. Outputs it had before and
@@ -359,7 +361,7 @@ public final class StateStore: @unchecked Sendable {
         guard let outputs else { return [] }
         let produced = Set(outputs.map(\.path))
         var stale: [OutputRecord] = []
-        for var previous in try OutputRecord.filter(Column("input") == item.input).fetchAll(db)
+        for var previous in try OutputRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM outputs WHERE input = ?"), arguments: [item.input])
         where !produced.contains(previous.path) {
             previous.stale = true
             try previous.update(db)
@@ -375,9 +377,9 @@ public final class StateStore: @unchecked Sendable {
     private static func keep(_ split: (kept: String, bulk: String?)?, of input: String, in db: Database) throws -> String? {
         guard let split else { return nil }
         if let bulk = split.bulk {
-            try db.execute(sql: "INSERT OR REPLACE INTO bulkReadings (input, readings) VALUES (?, ?)", arguments: [input, bulk])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO bulkReadings (input, readings) VALUES (?, ?)").execute(arguments: [input, bulk])
         } else {
-            try db.execute(sql: "DELETE FROM bulkReadings WHERE input = ?", arguments: [input])
+            try db.cachedStatement(sql: "DELETE FROM bulkReadings WHERE input = ?").execute(arguments: [input])
         }
         return split.kept
     }
@@ -385,7 +387,7 @@ public final class StateStore: @unchecked Sendable {
     /// `item` as recorded, its readings whole again.
     private static func whole(_ item: ItemRecord?, in db: Database) throws -> ItemRecord? {
         guard var item, let readings = item.readings else { return item }
-        let bulk = try String.fetchOne(db, sql: "SELECT readings FROM bulkReadings WHERE input = ?", arguments: [item.input])
+        let bulk = try String.fetchOne(db.cachedStatement(sql: "SELECT readings FROM bulkReadings WHERE input = ?"), arguments: [item.input])
         item.readings = BulkReadings.merged(readings, bulk)
         return item
     }
