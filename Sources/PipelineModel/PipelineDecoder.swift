@@ -62,7 +62,7 @@ struct PipelineDecoder {
 
     /// A folder as the file writes it, made absolute against the pipeline file's folder.
     func directory(_ path: String) -> URL {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appending(path: path)
         return url.standardizedFileURL
     }
 

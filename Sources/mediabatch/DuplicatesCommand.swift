@@ -65,7 +65,7 @@ struct DuplicatesCommand: ParsableCommand {
 extension DuplicatesCommand {
     /// Fingerprints `folder` as `run` would (`DuplicateScan`).
     private func scan(_ folder: String, into found: inout Found) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-duplicates-\(getpid())")
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "mediabatch-duplicates-\(getpid())")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let prefix = folders.count > 1 ? folder.hasSuffix("/") ? folder : folder + "/" : ""
         let scanned = try DuplicateScan.scan(.init(root: commandLinePath(folder), scratch: scratch, statePath: state.map(commandLinePath)),

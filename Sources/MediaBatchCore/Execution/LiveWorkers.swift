@@ -36,7 +36,7 @@ final class LiveWorkers: @unchecked Sendable {
     static func removeTemporaryFiles(of pid: pid_t, in folder: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where name.hasPrefix("\(pid)-") {
-            let path = folder.appendingPathComponent(name).path
+            let path = folder.appending(path: name).path
             if !TemporaryFiles.shared.isRegistered(path) { unlink(path) }
         }
     }

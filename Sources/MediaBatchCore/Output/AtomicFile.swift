@@ -71,7 +71,7 @@ enum AtomicFile {
                 close(try OutputTree.openFolder(components.dropLast(), under: root))
             }
             temporaryName = "\(getpid())-\(TemporaryFiles.shared.nextSerial())-\(components.last ?? "")"
-            temporaryPath = temporaryFolder.appendingPathComponent(temporaryName).path
+            temporaryPath = temporaryFolder.appending(path: temporaryName).path
             TemporaryFiles.shared.register(temporaryPath)
         }
 

@@ -14,7 +14,7 @@ struct RenditionCache {
     func path(_ item: ItemContext, _ rendition: VideoRendition) -> String? {
         guard !item.contentHash.isEmpty else { return nil } // a dry run's, which writes nothing
         let key = ContentHash.of(item.contentHash + " " + rendition.fingerprint)
-        return folder.appendingPathComponent("\(key).\(rendition.rendition.codec.container.fileExtension)").path
+        return folder.appending(path: "\(key).\(rendition.rendition.codec.container.fileExtension)").path
     }
 
     /// Links the rendition kept from a killed run to `destination`; false when there is none, or

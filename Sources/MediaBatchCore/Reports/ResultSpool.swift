@@ -94,7 +94,7 @@ final class ResultSpool: @unchecked Sendable {
 
     private func newRun() throws -> (URL, JSONLinesWriter) {
         written += 1
-        let url = folder.appendingPathComponent("spool-\(getpid())-\(written).jsonl")
+        let url = folder.appending(path: "spool-\(getpid())-\(written).jsonl")
         TemporaryFiles.shared.register(url.path)
         return (url, try JSONLinesWriter(url))
     }

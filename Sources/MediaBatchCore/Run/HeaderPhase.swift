@@ -198,7 +198,7 @@ struct HeaderPhase: Sendable {
         if let pair = input.livePhoto, pair.role == .video {
             // The movie goes where its still goes, and is named after it.
             fingerprint.recipe.append("named after \(pair.partner)")
-            let still = FileStamp(path: input.root.appendingPathComponent(pair.partner).path)
+            let still = FileStamp(path: input.root.appending(path: pair.partner).path)
             fingerprint.selection.append("still \(still?.size ?? -1) \(still?.modifiedNanoseconds ?? -1)")
         }
         if let pair = input.rawJpegPair {
@@ -208,7 +208,7 @@ struct HeaderPhase: Sendable {
         // Its sidecars are copied with it and may date it; the library's zone places its times.
         // Outputs, not recipe: an edited sidecar is copied again, the photo's outputs kept.
         for sidecar in input.sidecars {
-            let stamp = FileStamp(path: input.root.appendingPathComponent(sidecar.relativePath).path)
+            let stamp = FileStamp(path: input.root.appending(path: sidecar.relativePath).path)
             fingerprint.outputs.append("sidecar \(sidecar.relativePath) \(stamp?.size ?? -1) \(stamp?.modifiedNanoseconds ?? -1)")
         }
         if !input.sidecars.isEmpty, pipeline.input.sidecars != Defaults.sidecars { fingerprint.outputs.append("sidecars \(pipeline.input.sidecars.rawValue)") }

@@ -20,7 +20,7 @@ public struct InputItem: Codable, Sendable {
         self.refusal = refusal
     }
 
-    public var url: URL { root.appendingPathComponent(relativePath) }
+    public var url: URL { root.appending(path: relativePath) }
     public var path: String { url.path }
     /// The input's folder relative to the input root; "" for files at the top.
     public var relativeFolder: String { (relativePath as NSString).deletingLastPathComponent }

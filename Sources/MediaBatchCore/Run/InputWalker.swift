@@ -54,14 +54,14 @@ public struct InputWalker: Sequence {
         }
 
         private mutating func read(_ folder: String) {
-            let folderURL = folder.isEmpty ? walker.root : walker.root.appendingPathComponent(folder)
+            let folderURL = folder.isEmpty ? walker.root : walker.root.appending(path: folder)
             if let skipping = walker.skipping, folderURL.standardizedFileURL.path == skipping.path { return }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folderURL.path)) ?? []
             var files: [InputItem] = []
             var folders: [String] = []
             for name in names.sorted() {
                 let relative = folder.isEmpty ? name : "\(folder)/\(name)"
-                switch walker.entry(at: folderURL.appendingPathComponent(name).path) {
+                switch walker.entry(at: folderURL.appending(path: name).path) {
                 case .file:
                     files.append(InputItem(root: walker.root, relativePath: relative))
                 case .refused(let refusal):

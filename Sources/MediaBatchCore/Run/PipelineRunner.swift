@@ -54,7 +54,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let spoolFolder = try makeSpoolFolder()
         let recorder = RunRecorder(ledger: ledger, publisher: try makePublisher(), spool: ResultSpool(folder: spoolFolder),
                                    onError: pipeline.onError, stop: { [scheduler] in scheduler.cancel() }, onItemFinished: onItemFinished)
-        runItems(ledger, recorder, claimsLog: spoolFolder.appendingPathComponent("claims-\(getpid()).bin"), skipping: copies)
+        runItems(ledger, recorder, claimsLog: spoolFolder.appending(path: "claims-\(getpid()).bin"), skipping: copies)
         // Orphans only when every input was listed; with --prune, finishing removes the stale outputs too.
         let orphans = scheduler.isCancelled ? [] : ledger.finish()
         let stale = options.prune ? [] : Set(ledger.staleOutputs()).union(recorder.staleOutputs).sorted()
@@ -91,7 +91,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// root, uses a folder of its own in the system's.
     private func makeSpoolFolder() throws -> URL {
         guard options.dryRun else { return options.temporaryFolder }
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-spool-XXXXXX").path.utf8CString)
+        var template = Array(FileManager.default.temporaryDirectory.appending(path: "mediabatch-spool-XXXXXX").path.utf8CString)
         guard let made = mkdtemp(&template) else {
             throw RunSetupError(description: "cannot make a folder for the report's spool: \(String(cString: strerror(errno)))")
         }
@@ -176,8 +176,8 @@ public final class PipelineRunner: @unchecked Sendable {
     /// it removes, as it writes nothing.
     private func copiesToSkip() throws -> [String: String] {
         guard pipeline.input.duplicates == .keeper else { return [:] }
-        let scratch = options.dryRun ? FileManager.default.temporaryDirectory.appendingPathComponent("mediabatch-duplicates-\(UUID().uuidString)")
-            : options.outputRoot.appendingPathComponent(".mediabatch/duplicates")
+        let scratch = options.dryRun ? FileManager.default.temporaryDirectory.appending(path: "mediabatch-duplicates-\(UUID().uuidString)")
+            : options.outputRoot.appending(path: ".mediabatch/duplicates")
         defer { if options.dryRun { try? FileManager.default.removeItem(at: scratch) } }
         var folder = DuplicateScan.Folder(root: options.inputRoot, scratch: scratch)
         folder.include = pipeline.input.include.map(\.pattern)

@@ -102,7 +102,7 @@ final class RunLedger: @unchecked Sendable {
     }
 
     private func damage(of output: OutputRecord) -> ItemChange? {
-        let path = outputRoot.appendingPathComponent(output.path).path
+        let path = outputRoot.appending(path: output.path).path
         guard let stamp = FileStamp(path: path) else { return .outputMissing }
         if stamp != output.stamp, (try? ContentHash.ofFile(atPath: path)) != output.contentHash { return .outputAltered }
         return nil
@@ -151,7 +151,7 @@ final class RunLedger: @unchecked Sendable {
         } catch {
             return "the state database, which cannot be read (\(error))"
         }
-        guard let owner, FileManager.default.fileExists(atPath: inputRoot.appendingPathComponent(owner).path) else { return nil }
+        guard let owner, FileManager.default.fileExists(atPath: inputRoot.appending(path: owner).path) else { return nil }
         return owner
     }
 
@@ -219,7 +219,7 @@ final class RunLedger: @unchecked Sendable {
     private func outputRecord(_ output: PlannedOutput, of input: String, shared: String, hash: String?,
                               staged: StagedFile?) throws -> OutputRecord {
         let relative = output.path ?? ""
-        let path = staged?.temporaryPath ?? outputRoot.appendingPathComponent(relative).path
+        let path = staged?.temporaryPath ?? outputRoot.appending(path: relative).path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
         let earlier = try store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0 : nil }
         let recorded = hash ?? earlier?.contentHash

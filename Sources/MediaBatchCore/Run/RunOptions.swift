@@ -52,19 +52,19 @@ public struct RunOptions: Sendable {
     }
 
     /// mediabatch's own files under the output root: state databases, temporary outputs.
-    static func workFolder(_ outputRoot: URL) -> URL { outputRoot.appendingPathComponent(".mediabatch") }
+    static func workFolder(_ outputRoot: URL) -> URL { outputRoot.appending(path: ".mediabatch") }
 
     /// Where a run over `outputRoot` keeps its state: one database per shard, so shards sharing
     /// an output volume never share a SQLite file.
     public static func defaultStatePath(outputRoot: URL, shard: Shard?) -> URL {
-        workFolder(outputRoot).appendingPathComponent(shard.map { "state-\($0.tag).sqlite" } ?? "state.sqlite")
+        workFolder(outputRoot).appending(path: shard.map { "state-\($0.tag).sqlite" } ?? "state.sqlite")
     }
 
     var resolvedStatePath: URL { statePath ?? Self.defaultStatePath(outputRoot: outputRoot, shard: shard) }
 
     /// Emptied when a run starts: whatever is there was left by a killed run of this shard.
     public var temporaryFolder: URL {
-        Self.workFolder(outputRoot).appendingPathComponent("tmp").appendingPathComponent(shard?.tag ?? "all")
+        Self.workFolder(outputRoot).appending(path: "tmp").appending(path: shard?.tag ?? "all")
     }
 }
 

@@ -29,6 +29,6 @@ struct RunEnvironment {
     /// temporary folder, which a run empties when it starts, and kept through it.
     var renditionFolder: URL {
         temporaryFolder.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("renditions").appendingPathComponent(temporaryFolder.lastPathComponent)
+            .appending(path: "renditions").appending(path: temporaryFolder.lastPathComponent)
     }
 }
