@@ -65,9 +65,11 @@ struct PixelOutcome: Codable, Equatable, Sendable {
 }
 
 /// One output as it stands after `write`: written now (staged), or reused as an earlier run wrote it.
-struct WrittenOutput: Codable, Equatable, Sendable {
-    /// What was planned for it (its path set).
+struct WrittenOutput: Equatable, Sendable {
+    /// What was planned for it (its path set), as `write` finished it.
     let planned: PlannedOutput
+    /// Where it stands in the item's `ItemPlan.outputs`.
+    let planIndex: Int
     let bytes: Int
     /// SHA-256 of what was written, from the bytes as they were written (so that recording it
     /// reads nothing back); nil for an output an earlier run wrote.
@@ -75,4 +77,39 @@ struct WrittenOutput: Codable, Equatable, Sendable {
 
     /// Relative to the output root.
     var path: String { planned.path ?? "" }
+}
+
+extension WrittenOutput: Codable {
+    /// The item's plan, which a decoder of its outputs needs in its `userInfo` (the run sent it with the job).
+    static let planKey = CodingUserInfoKey(rawValue: "mediabatch.plan")!
+
+    private enum CodingKeys: String, CodingKey { case planIndex, path, gainMapLeftOut, codecs, bytes, contentHash }
+
+    // A worker's reply names each output by its place in the plan, with what `write` set (the path
+    // a `{hash}` took, a gain map left out, a rendition's codecs), rather than send the planned
+    // output back: each output's JSON crossing the pipe once more cost as much as the rest.
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        planIndex = try container.decode(Int.self, forKey: .planIndex)
+        guard let plan = decoder.userInfo[Self.planKey] as? ItemPlan, plan.outputs.indices.contains(planIndex) else {
+            throw DecodingError.dataCorruptedError(forKey: .planIndex, in: container, debugDescription: "no planned output \(planIndex)")
+        }
+        var planned = plan.outputs[planIndex]
+        planned.path = try container.decode(String.self, forKey: .path)
+        planned.gainMapLeftOut = try container.decodeIfPresent(Bool.self, forKey: .gainMapLeftOut) ?? false
+        if let codecs = try container.decodeIfPresent(String.self, forKey: .codecs) { planned.movie?.codecs = codecs }
+        self.planned = planned
+        bytes = try container.decode(Int.self, forKey: .bytes)
+        contentHash = try container.decodeIfPresent(String.self, forKey: .contentHash)
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(planIndex, forKey: .planIndex)
+        try container.encode(path, forKey: .path)
+        if planned.gainMapLeftOut { try container.encode(true, forKey: .gainMapLeftOut) }
+        try container.encodeIfPresent(planned.movie?.codecs, forKey: .codecs)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encodeIfPresent(contentHash, forKey: .contentHash)
+    }
 }

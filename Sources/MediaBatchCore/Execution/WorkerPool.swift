@@ -80,12 +80,15 @@ final class WorkerPool: ItemExecutor, @unchecked Sendable {
         do {
             let process = try worker ?? WorkerProcess(executable: executable, setup: setup, temporaryFolder: temporaryFolder)
             worker = process
-            let reply = try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeout) { line in
-                guard let progress = try? JSONDecoder().decode(WorkerMessage.Reply.self, from: line).progress else { return false }
+            let decoder = JSONDecoder()
+            if case .pixels(let job) = request { decoder.userInfo[WrittenOutput.planKey] = job.plan }
+            // Each line decoded once: an interim progress line, or the reply.
+            return .success(try process.exchange(try JSONEncoder().encode(request), timeoutSeconds: timeout) { line in
+                let reply = try decoder.decode(WorkerMessage.Reply.self, from: line)
+                guard let progress = reply.progress else { return reply }
                 ItemProgress.shared.report(progress)
-                return true
-            }
-            return .success(try JSONDecoder().decode(WorkerMessage.Reply.self, from: reply))
+                return nil
+            })
         } catch let fault as WorkerFault {
             worker = nil
             return .failure(fault)

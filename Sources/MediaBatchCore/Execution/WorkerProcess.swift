@@ -51,16 +51,16 @@ final class WorkerProcess {
         guard WorkerMessage.send(setup, to: requests) else { throw reap() }
     }
 
-    /// Sends a request and waits up to the timeout for its reply line; lines `interim` takes (a
-    /// long item's progress) come before it.
-    func exchange(_ request: Data, timeoutSeconds: Int, interim: (Data) -> Bool = { _ in false }) throws -> Data {
+    /// Sends a request and waits up to the timeout for its reply: the first line `reading` makes
+    /// one of (it returns nil for an interim line, a long item's progress).
+    func exchange<Reply>(_ request: Data, timeoutSeconds: Int, reading: (Data) throws -> Reply?) throws -> Reply {
         guard WorkerMessage.send(request, to: requests) else { throw reap() }
         let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
-                let reply = Data(buffer[..<newline])
+                let line = Data(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                if interim(reply) { continue }
+                guard let reply = try reading(line) else { continue }
                 return reply
             }
             let remaining = deadline.timeIntervalSinceNow

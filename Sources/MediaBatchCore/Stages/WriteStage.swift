@@ -101,7 +101,7 @@ struct WriteStage: PipelineStage, Equatable {
         let copies = outputs.filter { $0.isCopy(of: item.format) }
         return (copies.isEmpty ? Array(outputs.prefix(1)) : copies).filter { !PathTemplate.awaitsOutputHash($0.path!) }.flatMap { output in
             sidecars.map { sidecar in
-                let stamp = FileStamp(path: item.input.root.appendingPathComponent(sidecar.relativePath).path)
+                let stamp = FileStamp(path: item.input.root.appending(path: sidecar.relativePath).path)
                 var copy = PlannedOutput(format: output.format, quality: 0, effort: nil,
                                          content: .sidecar(sidecar, stamp: "\(stamp?.size ?? -1) \(stamp?.modifiedNanoseconds ?? -1)"))
                 let folder = (output.path! as NSString).deletingLastPathComponent
@@ -128,7 +128,8 @@ struct WriteStage: PipelineStage, Equatable {
     /// the same recipe are left as they are.
     func run(_ item: ItemContext, _ plan: ItemPlan, _ outcome: inout PixelOutcome) throws {
         let environment = item.environment
-        var planned = plan.outputs.filter { $0.path != nil }
+        let placed = plan.outputs.indices.filter { plan.outputs[$0].path != nil }
+        var planned = placed.map { plan.outputs[$0] }
         let fresh = planned.indices.filter { !planned[$0].reused }
         for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try Self.refuseOverwritingInput(planned[index].path!, item) }
         let cache = RenditionCache(folder: environment.renditionFolder)
@@ -162,8 +163,8 @@ struct WriteStage: PipelineStage, Equatable {
         }
         outcome.outputs = planned.indices.map { index in
             let output = planned[index], bytes = staged.first { $0.relativePath == output.path }?.bytes
-            return WrittenOutput(planned: output, bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot),
-                                 contentHash: hashes[index])
+            return WrittenOutput(planned: output, planIndex: placed[index],
+                                 bytes: bytes ?? Self.size(of: output.path!, under: environment.outputRoot), contentHash: hashes[index])
         }
         outcome.readings[MediaFacts.Capture.readingKey] = plan.captured?.reading
         outcome.readings[Sidecar.readingKey] = Self.sidecarReading(planned, plan)
@@ -199,7 +200,7 @@ struct WriteStage: PipelineStage, Equatable {
     }
 
     private static func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
-        let destination = item.environment.outputRoot.appendingPathComponent(relative).standardizedFileURL
+        let destination = item.environment.outputRoot.appending(path: relative).standardizedFileURL
         guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
             throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
         }
@@ -221,7 +222,7 @@ struct WriteStage: PipelineStage, Equatable {
     }
 
     private static func size(of relative: String, under root: URL) -> Int {
-        Int(FileStamp(path: root.appendingPathComponent(relative).path)?.size ?? 0)
+        Int(FileStamp(path: root.appending(path: relative).path)?.size ?? 0)
     }
 
     /// Where an output goes, relative to the output root. A Live Photo's movie is named after

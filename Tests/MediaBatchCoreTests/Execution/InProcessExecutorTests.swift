@@ -50,7 +50,7 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
         let outcome = try Self.published(executor.pixels(job), under: output)
         XCTAssertNil(outcome.error)
         let written = output.appendingPathComponent("web/IMG_1034.jpg")
-        XCTAssertEqual(outcome.outputs, [WrittenOutput(planned: plan.outputs[0],
+        XCTAssertEqual(outcome.outputs, [WrittenOutput(planned: plan.outputs[0], planIndex: 0,
                                                        bytes: try XCTUnwrap(try written.resourceValues(forKeys: [.fileSizeKey]).fileSize),
                                                        contentHash: try ContentHash.ofFile(atPath: written.path))], "hashed as written")
         XCTAssertEqual(outcome.removedMetadata, ["EXIF GPS"])
