@@ -22,14 +22,15 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 extension JSONValue: Decodable {
+    // Strings first, then containers: each kind tried and refused costs a thrown DecodingError,
+    // and worker replies carry many short string readings.
     public init(from decoder: Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var values: [JSONValue] = []
-            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
-            self = .array(values)
-            return
-        }
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
             var values: [String: JSONValue] = [:]
             // allKeys comes in hash order, which differs between runs: with more than one member
             // JSONDecoder refuses (it takes 0e3 for no number), the message would name either.
@@ -37,17 +38,14 @@ extension JSONValue: Decodable {
                 values[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
             }
             self = .object(values)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
+        } else if var array = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
+            self = .array(values)
         } else if let value = try? single.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
         } else {
-            self = .string(try single.decode(String.self))
+            self = .number(try single.decode(Double.self))
         }
     }
 

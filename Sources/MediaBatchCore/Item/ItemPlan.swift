@@ -204,6 +204,36 @@ struct PlannedOutput: Codable, Equatable, Sendable {
     }
 }
 
+extension PlannedOutput {
+    private enum CodingKeys: String, CodingKey { case format, quality, effort, content, path, variant, reused, gainMapLeftOut }
+
+    // Every output crosses the worker pipes three times an item (verdict, pixel job, outcome), so
+    // its JSON holds what is set: a flag when true, a quality when there is one (a sidecar's is 0).
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(MediaFormat.self, forKey: .format)
+        quality = try container.decodeIfPresent(Int.self, forKey: .quality) ?? 0
+        effort = try container.decodeIfPresent(Int.self, forKey: .effort)
+        content = try container.decode(Content.self, forKey: .content)
+        path = try container.decodeIfPresent(String.self, forKey: .path)
+        variant = try container.decodeIfPresent(Variant.self, forKey: .variant)
+        reused = try container.decodeIfPresent(Bool.self, forKey: .reused) ?? false
+        gainMapLeftOut = try container.decodeIfPresent(Bool.self, forKey: .gainMapLeftOut) ?? false
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        if quality != 0 { try container.encode(quality, forKey: .quality) }
+        try container.encodeIfPresent(effort, forKey: .effort)
+        try container.encode(content, forKey: .content)
+        try container.encodeIfPresent(path, forKey: .path)
+        try container.encodeIfPresent(variant, forKey: .variant)
+        if reused { try container.encode(reused, forKey: .reused) }
+        if gainMapLeftOut { try container.encode(gainMapLeftOut, forKey: .gainMapLeftOut) }
+    }
+}
+
 /// One web rendition of a movie, as `video` planned it.
 struct VideoRendition: Codable, Equatable, Sendable {
     let rendition: VideoStage.Rendition

@@ -14,6 +14,39 @@ public struct Sidecar: Codable, Equatable, Sendable {
     static let readingKey = "sidecars"
 }
 
+extension Sidecar {
+    // One string, `KIND/STYLE/MARK/MEDIA/PATH`: a sidecar crosses the worker pipes in every job and
+    // plan of its photo, and a value costs JSON far more than its bytes. Only the path holds a `/`.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        let fields = text.split(separator: "/", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 5, let kind = SidecarKind(rawValue: fields[0]), let style = SidecarStyle(rawValue: fields[1]) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a sidecar: \(text)"))
+        }
+        let mark: SidecarMatch.Mark? = switch fields[2] {
+        case "": nil
+        case "supplemental": .supplemental
+        case "original": .original
+        case let duplicate: .duplicate(suffix: String(duplicate.dropFirst(Self.duplicateMark.count)))
+        }
+        self.init(relativePath: fields[4], match: SidecarMatch(sidecar: (fields[4] as NSString).lastPathComponent, media: fields[3],
+                                                               kind: kind, style: style, mark: mark))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        let mark = switch match.mark {
+        case nil: ""
+        case .supplemental: "supplemental"
+        case .original: "original"
+        case .duplicate(let suffix): Self.duplicateMark + suffix
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode([match.kind.rawValue, match.style.rawValue, mark, match.media, relativePath].joined(separator: "/"))
+    }
+
+    private static let duplicateMark = "duplicate"
+}
+
 /// Attaches each folder's sidecars to their media files (`InputItem.sidecars`), so that no
 /// sidecar is an item of its own; a sidecar whose photo is not there is listed once, refused.
 enum SidecarPairer {
@@ -73,7 +106,7 @@ struct SidecarFacts: Sendable {
         var facts = SidecarFacts()
         for sidecar in sidecars {
             do {
-                let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(sidecar.relativePath)))
+                let bytes = try [UInt8](Data(contentsOf: root.appending(path: sidecar.relativePath)))
                 try facts.add(bytes, of: sidecar)
                 facts.readable.append(sidecar)
             } catch {
@@ -104,7 +137,7 @@ extension Sidecar {
     /// photo's own XMP loses it, with every other group `stripMetadata` names; a Takeout JSON's
     /// `geoData` zeroed), everything else as it was. Also what was removed, for the report.
     func bytes(root: URL, editing edits: [MetadataEdit]) throws -> (bytes: [UInt8], removed: [String]) {
-        let original = try [UInt8](Data(contentsOf: root.appendingPathComponent(relativePath)))
+        let original = try [UInt8](Data(contentsOf: root.appending(path: relativePath)))
         guard !edits.isEmpty else { return (original, []) }
         switch match.kind {
         case .xmp:

@@ -20,9 +20,9 @@ public enum SidecarStyle: String, Codable, Sendable {
 }
 
 /// A sidecar and the media file of its folder it belongs to, both by file name.
-public struct SidecarMatch: Codable, Equatable, Sendable {
+public struct SidecarMatch: Equatable, Sendable {
     /// What a sidecar's name says beyond its kind and style, which its copy's name keeps.
-    public enum Mark: Codable, Equatable, Sendable {
+    public enum Mark: Equatable, Sendable {
         /// darktable's duplicate: `_01` of `IMG_1234_01.CR2.xmp`, the second version of `IMG_1234.CR2`.
         case duplicate(suffix: String)
         /// Takeout's `NAME.EXT.supplemental-metadata.json`, whole or cut.

@@ -223,4 +223,16 @@ final class SidecarFilesTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(result(report, "DSC_0002.jpg")?.output, "2022/05/DSC_0002.jpg", "an ignored sidecar still dates its photo")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("2023/12/IMG_0001.jpg.xmp").path))
     }
+
+    /// A sidecar crosses the worker pipes as one string: every mark, and a path with folders and spaces, come back.
+    func testASidecarCrossesTheWorkerPipesAsItWas() throws {
+        let marks: [SidecarMatch.Mark?] = [nil, .duplicate(suffix: "_01"), .supplemental, .original]
+        for (mark, kind) in zip(marks, [SidecarKind.xmp, .xmp, .takeout, .aae]) {
+            let name = "IMG 1234 (1).jpg.supplemental-metadata.json"
+            let sidecar = Sidecar(relativePath: "2023/Trip to Ré/" + name,
+                                  match: SidecarMatch(sidecar: name, media: "IMG 1234(1).jpg", kind: kind, style: .appended, mark: mark))
+            XCTAssertEqual(try JSONDecoder().decode(Sidecar.self, from: JSONEncoder().encode(sidecar)), sidecar)
+        }
+        XCTAssertThrowsError(try JSONDecoder().decode(Sidecar.self, from: Data(#""xmp/appended/IMG_1.jpg.xmp""#.utf8)))
+    }
 }
