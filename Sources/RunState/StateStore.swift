@@ -357,7 +357,7 @@ public final class StateStore: @unchecked Sendable {
                                in db: Database) throws -> [OutputRecord] {
         var item = item
         item.readings = try keep(readings, of: item.input, in: db)
-        try item.save(db)
+        try item.upsert(db)
         guard let outputs else { return [] }
         let produced = Set(outputs.map(\.path))
         var stale: [OutputRecord] = []
@@ -367,7 +367,7 @@ public final class StateStore: @unchecked Sendable {
             try previous.update(db)
             stale.append(previous)
         }
-        for output in outputs { try output.save(db) }
+        for output in outputs { try output.upsert(db) }
         return stale
     }
 

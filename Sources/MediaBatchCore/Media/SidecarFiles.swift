@@ -29,8 +29,8 @@ extension Sidecar {
         case "original": .original
         case let duplicate: .duplicate(suffix: String(duplicate.dropFirst(Self.duplicateMark.count)))
         }
-        self.init(relativePath: fields[4], match: SidecarMatch(sidecar: (fields[4] as NSString).lastPathComponent, media: fields[3],
-                                                               kind: kind, style: style, mark: mark))
+        let name = fields[4].split(separator: "/").last.map(String.init) ?? fields[4]
+        self.init(relativePath: fields[4], match: SidecarMatch(sidecar: name, media: fields[3], kind: kind, style: style, mark: mark))
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -200,10 +200,11 @@ struct WriteStage: PipelineStage, Equatable {
     }
 
     private static func refuseOverwritingInput(_ relative: String, _ item: ItemContext) throws {
-        let destination = item.environment.outputRoot.appending(path: relative).standardizedFileURL
-        guard destination.resolvingSymlinksInPath().path != item.input.url.resolvingSymlinksInPath().path else {
-            throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
-        }
+        // The same file whatever links and dots its path takes, one stat each: a path that names no file is not the input.
+        var destination = stat(), input = stat()
+        guard stat(item.environment.outputRoot.appending(path: relative).path, &destination) == 0, stat(item.input.path, &input) == 0,
+              destination.st_dev == input.st_dev, destination.st_ino == input.st_ino else { return }
+        throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
     }
 
     /// Makes one output's file, turning a failure to write it into the item's reason; returns
