@@ -19,42 +19,64 @@ public enum TakeoutJSON {
     /// - Throws: `MetadataFormatError` naming what is wrong, and where, when the bytes are not a
     ///   JSON object.
     public static func facts(in bytes: [UInt8]) throws -> Facts {
-        let object = try topLevelObject(bytes)
-        let timestamp = (object["photoTakenTime"] as? [String: Any])?["timestamp"] as? String
-        let hasLocation = locationMembers.contains { member in
-            guard let geo = object[member] as? [String: Any] else { return false }
-            return ["latitude", "longitude"].contains { ((geo[$0] as? NSNumber)?.doubleValue ?? 0) != 0 }
-        }
-        return Facts(takenAt: timestamp.flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:)), hasLocation: hasLocation)
+        try read(bytes)
     }
 
     /// The sidecar with every number in its top-level `geoData` and `geoDataExif` written `0.0`,
     /// Takeout's own "no location", or nil when they are all zero already.
     ///
     /// Edited in the bytes rather than re-serialised, so that everything else (key order, spacing,
-    /// number forms, `\u` escapes, a BOM) stays byte for byte; JSONSerialization judges the JSON.
+    /// number forms, `\u` escapes, a BOM) stays byte for byte; JSONDecoder judges the JSON.
     ///
     /// - Throws: `MetadataFormatError` when the bytes are not a JSON object.
     public static func removingLocation(from bytes: [UInt8]) throws -> [UInt8]? {
-        _ = try topLevelObject(bytes)
+        _ = try read(bytes)
         let edits = try locationNumbers(in: bytes).filter { Double(String(decoding: bytes[$0], as: UTF8.self)) != 0 }
         guard !edits.isEmpty else { return nil }
         return edits.reversed().reduce(into: bytes) { $0.replaceSubrange($1, with: Array("0.0".utf8)) }
     }
 
-    private static func topLevelObject(_ bytes: [UInt8]) throws -> [String: Any] {
-        let value: Any
+    /// The facts of a JSON object, JSONDecoder judging it (JSONSerialization, slower, only says why
+    /// it refuses): a member of another type than Takeout writes is as absent.
+    private static func read(_ bytes: [UInt8]) throws -> Facts {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(bytes.dropFirst(3)) : Data(bytes)
         do {
-            value = try JSONSerialization.jsonObject(with: Data(bytes))
+            return try JSONDecoder().decode(Document.self, from: text).facts
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw MetadataFormatError(message: "Takeout JSON is not valid JSON: \(reason)")
-        }
-        guard let object = value as? [String: Any] else {
+            let value: Any
+            do {
+                value = try JSONSerialization.jsonObject(with: text)
+            } catch {
+                let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+                throw MetadataFormatError(message: "Takeout JSON is not valid JSON: \(reason)")
+            }
             // Without `.fragmentsAllowed`, anything else at the top level is refused above.
-            throw MetadataFormatError(message: "Takeout JSON is an array at its top level, not an object")
+            throw MetadataFormatError(message: value is [Any] ? "Takeout JSON is an array at its top level, not an object"
+                                                              : "Takeout JSON is not valid JSON")
         }
-        return object
+    }
+
+    private struct Document: Decodable {
+        let facts: Facts
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init(stringValue: String) { self.init(stringValue) }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: Decoder) throws {
+            let object = try decoder.container(keyedBy: Key.self)
+            let taken = try? object.nestedContainer(keyedBy: Key.self, forKey: Key("photoTakenTime"))
+            let timestamp = (try? taken?.decodeIfPresent(String.self, forKey: Key("timestamp"))) ?? nil
+            let hasLocation = TakeoutJSON.locationMembers.contains { member in
+                guard let geo = try? object.nestedContainer(keyedBy: Key.self, forKey: Key(member)) else { return false }
+                return ["latitude", "longitude"].contains { ((try? geo.decodeIfPresent(Double.self, forKey: Key($0))) ?? nil ?? 0) != 0 }
+            }
+            facts = Facts(takenAt: timestamp.flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:)), hasLocation: hasLocation)
+        }
     }
 
     /// Where the number tokens in the values of the top-level location members are.
@@ -88,7 +110,7 @@ public enum TakeoutJSON {
         case string(Range<Int>), number(Range<Int>)
     }
 
-    /// The tokens of text JSONSerialization has accepted, after a leading BOM: it says whether the
+    /// The tokens of text JSONDecoder has accepted, after a leading BOM: it says whether the
     /// JSON is well-formed, not where things are in it.
     private static func tokens(_ bytes: [UInt8]) throws -> [Token] {
         var tokens: [Token] = []
