@@ -329,12 +329,18 @@ public final class StateStore: @unchecked Sendable {
     }
 
     public func output(_ path: String) throws -> OutputRecord? {
-        try database.read { db in try OutputRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM outputs WHERE path = ?"), arguments: [path]) }
+        try outputs(atPaths: [path])[path]
     }
 
-    /// The input whose output `path` is, if any (stale outputs included: they still occupy the name).
-    public func owner(ofOutput path: String) throws -> String? {
-        try database.read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT input FROM outputs WHERE path = ?"), arguments: [path]) }
+    /// The outputs recorded at `paths`, stale ones included (they still occupy the name), by path:
+    /// an item's outputs in one read.
+    public func outputs(atPaths paths: [String]) throws -> [String: OutputRecord] {
+        try database.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT * FROM outputs WHERE path = ?")
+            var found: [String: OutputRecord] = [:]
+            for path in paths { found[path] = try OutputRecord.fetchOne(statement, arguments: [path]) }
+            return found
+        }
     }
 
     /// Records an item's decision and its outputs in one transaction. Outputs it had before and
@@ -357,7 +363,7 @@ public final class StateStore: @unchecked Sendable {
                                in db: Database) throws -> [OutputRecord] {
         var item = item
         item.readings = try keep(readings, of: item.input, in: db)
-        try item.upsert(db)
+        try item.insert(db, onConflict: .replace)
         guard let outputs else { return [] }
         let produced = Set(outputs.map(\.path))
         var stale: [OutputRecord] = []
@@ -367,7 +373,7 @@ public final class StateStore: @unchecked Sendable {
             try previous.update(db)
             stale.append(previous)
         }
-        for output in outputs { try output.upsert(db) }
+        for output in outputs { try output.insert(db, onConflict: .replace) }
         return stale
     }
 

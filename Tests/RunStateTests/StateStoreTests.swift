@@ -25,7 +25,7 @@ final class StateStoreTests: XCTestCase {
         let stamp = FileStamp(size: 1, modifiedNanoseconds: 2)
         try store.record(item("x.heic", run: run), outputs: [OutputRecord(path: "x.jpg", input: "x.heic", contentHash: "o", stamp: stamp)])
         XCTAssertEqual(try store.outputs(of: "x.heic").map(\.path), ["x.jpg"])
-        XCTAssertEqual(try store.owner(ofOutput: "x.jpg"), "x.heic")
+        XCTAssertEqual(try store.outputs(atPaths: ["x.jpg", "y.jpg"]).mapValues(\.input), ["x.jpg": "x.heic"])
 
         // The template changed: x.heic now writes web/x.jpg; x.jpg stays on disk, stale.
         let stale = try store.record(item("x.heic", run: run),

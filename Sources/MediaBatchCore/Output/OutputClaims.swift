@@ -19,15 +19,15 @@ final class OutputClaims: @unchecked Sendable {
     private var offsets: [Int: off_t] = [:]
     /// Claims not in the log: their output's hash was taken by another output, or the log failed.
     private var inMemory: [String: String] = [:]
-    /// The input an earlier run wrote an output for, if that input is still there.
-    private let recordedOwner: (String) -> String?
+    /// The input an earlier run wrote each output for, if that input is still there.
+    private let recordedOwners: ([String]) -> [String?]
 
-    init(log: URL, recordedOwner: @escaping (String) -> String? = { _ in nil }) {
+    init(log: URL, recordedOwners: @escaping ([String]) -> [String?] = { $0.map { _ in nil } }) {
         self.log = log
         // Registered before it exists: an abort between the two would leave it.
         TemporaryFiles.shared.register(log.path)
         descriptor = open(log.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        self.recordedOwner = recordedOwner
+        self.recordedOwners = recordedOwners
         if descriptor < 0 { TemporaryFiles.shared.unregister(log.path) }
     }
 
@@ -45,8 +45,8 @@ final class OutputClaims: @unchecked Sendable {
     func claim(_ outputs: [String], for input: String, successorOf: String? = nil) -> (output: String, holder: String)? {
         lock.lock()
         defer { lock.unlock() }
-        for output in outputs {
-            let recorded = recordedOwner(output).flatMap { $0 == input || $0 == successorOf ? nil : $0 }
+        for (output, owner) in zip(outputs, recordedOwners(outputs)) {
+            let recorded = owner.flatMap { $0 == input || $0 == successorOf ? nil : $0 }
             if let holder = holder(of: output) ?? recorded { return (output, holder) }
         }
         for output in outputs { record(output, input) }

@@ -102,7 +102,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// admitted) its pixel phase.
     /// `copies`: paths skipped as duplicates, with why.
     private func runItems(_ ledger: RunLedger, _ recorder: RunRecorder, claimsLog: URL, skipping copies: [String: String]) {
-        let claims = OutputClaims(log: claimsLog) { [options] output in ledger.recordedOwner(ofOutput: output, inputRoot: options.inputRoot) }
+        let claims = OutputClaims(log: claimsLog) { [options] outputs in ledger.recordedOwners(ofOutputs: outputs, inputRoot: options.inputRoot) }
         let header = HeaderPhase(pipeline: pipeline, stages: stages, executor: executor, ledger: ledger, claims: claims,
                                  dryRun: options.dryRun)
         let walker = InputWalker(root: options.inputRoot, include: pipeline.input.include, exclude: pipeline.input.exclude,

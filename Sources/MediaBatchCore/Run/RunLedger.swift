@@ -141,18 +141,19 @@ final class RunLedger: @unchecked Sendable {
                                          contentIdentifier: previous.contentIdentifier)
     }
 
-    /// The input an earlier run wrote `output` for, while that input is still there. A database
-    /// that cannot be read owns the output itself: a claim on it fails rather than risk
-    /// writing over another input's output.
-    func recordedOwner(ofOutput output: String, inputRoot: URL) -> String? {
-        let owner: String?
+    /// The input an earlier run wrote each of `outputs` for, while that input is still there. A
+    /// database that cannot be read owns every output itself: a claim on one fails rather than
+    /// risk writing over another input's output.
+    func recordedOwners(ofOutputs outputs: [String], inputRoot: URL) -> [String?] {
+        let records: [String: OutputRecord]
         do {
-            owner = try store?.owner(ofOutput: output)
+            records = try store?.outputs(atPaths: outputs) ?? [:]
         } catch {
-            return "the state database, which cannot be read (\(error))"
+            return outputs.map { _ in "the state database, which cannot be read (\(error))" }
         }
-        guard let owner, FileManager.default.fileExists(atPath: inputRoot.appending(path: owner).path) else { return nil }
-        return owner
+        return outputs.map { output in
+            records[output].map(\.input).flatMap { FileManager.default.fileExists(atPath: inputRoot.appending(path: $0).path) ? $0 : nil }
+        }
     }
 
     /// The last decision stands: remember that this run saw the item (batched).
@@ -194,9 +195,10 @@ final class RunLedger: @unchecked Sendable {
         record.readings = Readings.text(entry.readings) ?? previous?.readings
         record.caption = entry.caption
         record.pairedWith = entry.pairedWith
+        let recorded = try store.outputs(atPaths: outputs?.compactMap(\.path) ?? [])
         return PendingRecord(item: record, outputs: try outputs?.map { output in
             try outputRecord(output, of: input, shared: entry.fingerprints.shared, hash: output.path.flatMap { hashes[$0] },
-                             staged: staged.first { $0.relativePath == output.path })
+                             staged: staged.first { $0.relativePath == output.path }, recorded: output.path.flatMap { recorded[$0] })
         })
     }
 
@@ -217,11 +219,11 @@ final class RunLedger: @unchecked Sendable {
     /// An output as written, hashed unless its hash is known (from the bytes written) or its
     /// recorded stamp shows it untouched since.
     private func outputRecord(_ output: PlannedOutput, of input: String, shared: String, hash: String?,
-                              staged: StagedFile?) throws -> OutputRecord {
+                              staged: StagedFile?, recorded: OutputRecord?) throws -> OutputRecord {
         let relative = output.path ?? ""
         let path = staged?.temporaryPath ?? outputRoot.appending(path: relative).path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-        let earlier = try store?.output(relative).flatMap { $0.stamp == stamp && $0.input == input ? $0 : nil }
+        let earlier = recorded.flatMap { $0.stamp == stamp && $0.input == input ? $0 : nil }
         let recorded = hash ?? earlier?.contentHash
         var record = OutputRecord(path: relative, input: input, contentHash: try recorded ?? ContentHash.ofFile(atPath: path), stamp: stamp)
         record.recipe = Self.recipe(of: output, shared: shared)

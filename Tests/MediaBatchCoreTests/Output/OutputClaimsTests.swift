@@ -33,7 +33,7 @@ final class OutputClaimsTests: XCTestCase {
     }
 
     func testAnOutputAnEarlierRunWroteForAnotherInputIsTaken() {
-        let claims = OutputClaims(log: Fixtures.temporaryFolder().appendingPathComponent("claims.bin")) { $0 == "a.jpg" ? "a.heic" : nil }
+        let claims = OutputClaims(log: Fixtures.temporaryFolder().appendingPathComponent("claims.bin")) { $0.map { $0 == "a.jpg" ? "a.heic" : nil } }
         XCTAssertEqual(claims.claim(["a.jpg"], for: "a.png")?.holder, "a.heic")
         XCTAssertNil(claims.claim(["a.jpg"], for: "a.heic"), "its own output")
     }
