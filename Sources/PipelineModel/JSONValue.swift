@@ -44,8 +44,11 @@ extension JSONValue: Decodable {
             self = .array(values)
         } else if let value = try? single.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .number(value)
         } else {
-            self = .number(try single.decode(Double.self))
+            // JSONDecoder's own refusal of a number (0e3) names no path: this one names the member.
+            throw DecodingError.dataCorruptedError(in: single, debugDescription: "a number JSONDecoder cannot read (such as 0e3)")
         }
     }
 
