@@ -24,6 +24,13 @@ public struct FormatRow: Sendable {
         public let effort: Setting?
         /// Peak memory of the encoder, per pixel of the image it encodes (see `CostEstimator`).
         public let bytesPerPixel: Double
+        /// The longest side it writes: a larger picture fails `tooLargeForFormat` rather than be
+        /// refused by the encoder unnamed, or written broken (libheif 1.15 writes a HEIC or an AVIF
+        /// over 16384 pixels a side that it cannot read back). Formats without a smaller limit of
+        /// their own take libvips'.
+        public var maxSide = libvipsMaxSide
+        /// libvips' largest coordinate (`VIPS_MAX_COORD`).
+        public static let libvipsMaxSide = 10_000_000
     }
 
     /// What decoding an image of this format costs in memory, per pixel of the file's image.

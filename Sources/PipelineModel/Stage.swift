@@ -21,6 +21,8 @@ public protocol Stage: Sendable {
     var fingerprint: String { get }
     /// What it does, in words, for `mediabatch validate`; nil: nothing worth a line.
     func explanation(among stages: [any Stage]) -> String?
+    /// What `mediabatch validate` warns of: a choice valid in itself that will fail some inputs; nil: none.
+    func warning(among stages: [any Stage]) -> String?
     /// Checks that need the other stages, once every stage has been read: `index` is this
     /// stage's place in the list, `reader` its object in the file, for messages.
     func checkAmong(_ context: StageListContext, index: Int, at reader: JSONReader) throws
@@ -36,6 +38,7 @@ extension Stage {
     public var name: StageName { Self.name }
     public var placement: StagePlacement { Self.placement }
     public func explanation(among stages: [any Stage]) -> String? { nil }
+    public func warning(among stages: [any Stage]) -> String? { nil }
     public func checkAmong(_ context: StageListContext, index: Int, at reader: JSONReader) throws {}
     public static func checkNames(_ template: PathTemplate, _ reader: JSONReader, posters: Bool, stage: Self?) throws {}
 }

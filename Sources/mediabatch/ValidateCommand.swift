@@ -18,6 +18,7 @@ struct ValidateCommand: ParsableCommand {
         for type in StageList.catalog.types {
             for stage in loaded.stages where stage.name == type.name {
                 if let explanation = stage.explanation(among: loaded.stages) { print("  \(stage.name): \(explanation)") }
+                if let warning = stage.warning(among: loaded.stages) { print("  warning: \(stage.name): \(warning)") }
             }
         }
         if let manifest = loaded.output.manifest { print("  manifest: \(manifest), under the output root") }

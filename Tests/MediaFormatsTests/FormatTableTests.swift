@@ -92,7 +92,8 @@ final class FormatTableTests: XCTestCase {
                 "nothing to remove: copied byte for byte"
             }
             let names = row.extensions.map { "`.\($0)`" }.joined(separator: " ")
-            let written = MediaFormat.outputs.contains(format) ? "encoded or copied" : "copied"
+            let limit = row.encoder.map { $0.maxSide < FormatRow.Encoder.libvipsMaxSide ? " (at most \($0.maxSide) px a side)" : "" } ?? ""
+            let written = MediaFormat.outputs.contains(format) ? "encoded\(limit) or copied" : "copied"
             return "| `\(format.rawValue)` | \(names) | \(read) | \(written) | \(row.help) | \(location) |\n"
         }
         return "| format | file names | read | written | what it is | `stripLocation` in a copy |\n| --- | --- | --- | --- | --- | --- |\n"

@@ -18,6 +18,8 @@ public struct ItemError: Error, Codable, Equatable, Sendable, CustomStringConver
         /// Still running after `limits.timeout`: abandoned.
         case timedOut
         case encodeFailed
+        /// A picture wider or taller than its output format holds (WebP: 16383 pixels a side).
+        case tooLargeForFormat
         /// Metadata that cannot be removed safely (e.g. location inside a movie's sample data).
         case unsupportedMetadata
         case writeFailed

@@ -54,6 +54,19 @@ struct TranscodeStage: PipelineStage, Equatable {
         return "\(from) → \(to.rawValue) q\(quality)\(effort), sRGB; " + hdr.explanation(formats: [to])
     }
 
+    /// A format that holds fewer pixels a side than a phone's panorama or a scrolled screenshot has
+    /// (21694, 36861: WebP, HEIC, AVIF), with no `downsample` before bounding both sides within it.
+    func warning(among stages: [any Stage]) -> String? {
+        guard let limit = to.row.encoder?.maxSide, limit < Self.phonePictureSides,
+              !stages.prefix { ($0 as? Self) != self }.contains(where: { ($0 as? DownsampleStage)?.bounds(within: limit) == true })
+        else { return nil }
+        return "\(to.rawValue) holds at most \(limit) pixels a side, and no downsample before bounds both sides within it: "
+            + "a larger picture (a panorama, a scrolled screenshot) fails tooLargeForFormat"
+    }
+
+    /// What phones' panoramas and scrolled screenshots reach on their longest side.
+    static let phonePictureSides = 40_000
+
     func applies(to format: MediaFormat) -> Bool {
         !format.isVideo && from?.contains(format) ?? true
     }

@@ -92,6 +92,17 @@ struct VariantsStage: PipelineStage, Equatable {
         return text + "; " + hdr.explanation(formats: self.formats)
     }
 
+    /// Sizes a format cannot hold: a side over its limit, or any size with `outside` (which overflows its box).
+    func warning(among stages: [any Stage]) -> String? {
+        let overflows = formats.compactMap { format -> String? in
+            guard let limit = format.row.encoder?.maxSide else { return nil }
+            let sizes = self.sizes.filter { size in fit.mode == .outside || [size.box.width, size.box.height].contains { ($0 ?? 0) > limit } }
+            return sizes.isEmpty ? nil : "\(format.rawValue) holds at most \(limit) pixels a side: "
+                + sizes.map(\.text).joined(separator: ", ") + " may not fit"
+        }
+        return overflows.isEmpty ? nil : overflows.joined(separator: "; ") + " (a picture over it fails tooLargeForFormat)"
+    }
+
     /// Every size and format of an item has a name of its own: {size} or {width} (not {width}
     /// alone where two boxes share a width) and {ext} where there are several; without this
     /// stage, no placeholder that names a variant.

@@ -132,6 +132,7 @@ struct WriteStage: PipelineStage, Equatable {
         var planned = placed.map { plan.outputs[$0] }
         let fresh = planned.indices.filter { !planned[$0].reused }
         for index in fresh where !PathTemplate.awaitsOutputHash(planned[index].path!) { try Self.refuseOverwritingInput(planned[index].path!, item) }
+        for index in fresh { try Self.refuseTooLarge(planned[index], item.format) }
         let cache = RenditionCache(folder: environment.renditionFolder)
         // What was kept goes if the movie fails; once it is published else (`StagedFile.keptCopy`): a
         // run killed in between, even with the item staged, leaves it for the rerun.
@@ -205,6 +206,15 @@ struct WriteStage: PipelineStage, Equatable {
         guard stat(item.environment.outputRoot.appending(path: relative).path, &destination) == 0, stat(item.input.path, &input) == 0,
               destination.st_dev == input.st_dev, destination.st_ino == input.st_ino else { return }
         throw StageFailure(.wouldOverwriteInput, "refusing to write \(relative) over its own input")
+    }
+
+    /// Before a pixel is decoded: a picture its format cannot hold fails the item, naming both (an
+    /// encoder would refuse it unnamed, or write it broken).
+    private static func refuseTooLarge(_ output: PlannedOutput, _ input: MediaFormat) throws {
+        guard !output.isCopy(of: input), let size = output.variant?.pixels ?? output.picture?.size,
+              let limit = output.format.row.encoder?.maxSide, size.longestSide > limit else { return }
+        throw StageFailure(.tooLargeForFormat, "\(output.format.rawValue) holds at most \(limit) pixels a side, and this picture would be "
+                           + "\(size.width)×\(size.height): downsample it to \(limit) or less first")
     }
 
     /// Makes one output's file, turning a failure to write it into the item's reason; returns

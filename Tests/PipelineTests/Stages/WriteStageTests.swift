@@ -195,6 +195,35 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(try Data(contentsOf: photo), before)
     }
 
+    /// A picture its output format cannot hold fails before a pixel is decoded, naming the format's
+    /// limit and the picture's size: a scrolled screenshot and a panorama to WebP (libwebp would
+    /// refuse them unnamed) and to HEIC (libheif 1.15 would write one it cannot read back); brought
+    /// within the limit first, both are written.
+    func testAPictureTooLargeForItsFormatFailsNamingBoth() throws {
+        let input = Fixtures.temporaryFolder()
+        _ = try runProcess("vips", ["black", input.appendingPathComponent("scroll.png").path, "790", "36861"])
+        _ = try runProcess("vips", ["black", input.appendingPathComponent("panorama.png").path, "16385", "64"])
+        for format in ["webp", "heic"] {
+            let output = Fixtures.temporaryFolder()
+            let stages = #"{"stage": "decode"}, {"stage": "transcode", "to": "\#(format)"}, {"stage": "write"}"#
+            let report = try Self.run(try pipeline(stages), input: input, output: output)
+            let limit = format == "webp" ? 16383 : 16384
+            for (name, size) in [("scroll.png", "790×36861"), ("panorama.png", "16385×64")] {
+                let error = report.items.first { $0.input == name }?.error
+                XCTAssertEqual(error?.code, .tooLargeForFormat, "\(format) \(name)")
+                XCTAssertEqual(error?.message, "\(format) holds at most \(limit) pixels a side, and this picture would be \(size): "
+                               + "downsample it to \(limit) or less first")
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }, [])
+        }
+        let output = Fixtures.temporaryFolder()
+        let bounded = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 16383}, {"stage": "transcode", "to": "webp"}, {"stage": "write"}"#
+        let report = try Self.run(try pipeline(bounded), input: input, output: output)
+        XCTAssertEqual(report.items.map(\.status), [.ok, .ok])
+        let written = try ["panorama.webp", "scroll.webp"].map { try VImage.open(output.appendingPathComponent($0).path) }
+        XCTAssertEqual(written.map { [$0.width, $0.height] }, [[16383, 64], [351, 16383]])
+    }
+
     func testVideosAreCopiedThroughUnchanged() throws {
         let pipeline = try Pipeline.load(contentsOf: Fixtures.pipelines.appendingPathComponent("videos-copy.json"))
         let output = Fixtures.temporaryFolder()
