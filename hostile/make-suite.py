@@ -399,9 +399,9 @@ def make_bombs(suite):
     suite.add("bombs/png-100000x100000-header.png", png_header_bomb(100_000, 100_000), category, FAIL,
               "valid IHDR (correct CRC) claiming 100 000 × 100 000 RGB, 16 zero bytes of IDAT: over maxPixels")
     suite.add("bombs/png-20000x20000-zeros.png", png_of_zeros(20_000, 20_000), category, FAIL,
-              "complete 400 MP greyscale PNG of zeros (400 MB of pixels deflated): over maxPixels")
+              "complete 400 MP greyscale PNG of zeros (400 MB of pixels deflated, 1032 pixels a byte): a bomb")
     suite.add("bombs/png-16000x16000-zeros.png", png_of_zeros(16_000, 16_000), category, OK_OR_FAIL,
-              "complete 256 MP greyscale PNG of zeros: just under maxPixels (268 402 689), so it is decoded")
+              "complete 256 MP greyscale PNG of zeros: just under a whole frame's maxPixels (268 402 689), so it is decoded")
     jpeg_name, jpeg_source = (suite.smallest("jpeg", lambda d: any(m == 0xC0 for m, _, _ in jpeg_segments(d)))
                               or sys.exit("make-suite: the corpus has no baseline (SOF0) JPEG"))
     suite.add("bombs/jpeg-65500x65500-sof.jpg", jpeg_claiming(jpeg_source, 65_500, 65_500), category, FAIL,

@@ -18,8 +18,15 @@ public enum Defaults {
     /// A library's edits, ratings and keywords go where its photos go.
     public static let sidecars = Pipeline.Sidecars.copy
     public static let memoryBudget = ByteSize(bytes: 1 << 30)
-    /// sharp's default: 16383 × 16383.
+    /// sharp's default: 16383 × 16383, for a decoder that makes the whole frame.
     public static let maxPixels = 268_402_689
+    /// 32768 × 32768, where the decoder streams (JPEG, PNG, TIFF): a gigapixel scan or stitched
+    /// panorama, shrunk in strips within the budget.
+    public static let maxStreamedPixels = 1 << 30
+    /// Under the default limits, a picture over `maxPixels` from a file with more pixels a byte
+    /// than this is a decompression bomb, refused unread: deflate packs at most 1032 bytes in one,
+    /// JPEG about 85 pixels, so only a 1- or 2-bit picture of nothing comes near.
+    public static let bombPixelsPerByte = 1024
     /// Beyond a long 4K iPhone video.
     public static let maxFileBytes = ByteSize(bytes: 4 << 30)
     /// Generous for animations; a 10 000-frame GIF is a bomb, not a photo.

@@ -76,7 +76,8 @@ public struct Pipeline: Sendable {
         /// Items in flight at once; nil means one per CPU this process may use.
         public var concurrency: Int?
         public var memoryBudget: ByteSize
-        public var maxPixels: Int
+        /// nil: by how the format decodes (`maxPixels(decoding:)`).
+        public var maxPixels: Int?
         /// Larger inputs fail before any byte is decoded.
         public var maxFileBytes: ByteSize
         /// Images with more frames or pages (GIF, WebP, HEIF sequences, TIFF) fail on their header.
@@ -108,5 +109,21 @@ public struct Pipeline: Sendable {
     /// The pipeline's stage of this type, if it has one.
     public func stage<S: Stage>(_ type: S.Type) -> S? {
         stages.lazy.compactMap { $0 as? S }.first
+    }
+}
+
+extension Pipeline.Limits {
+    /// `maxPixels`, or by default what `format`'s decoder admits: more where it streams (nil: a movie's frames).
+    public func maxPixels(decoding format: MediaFormat?) -> Int {
+        if let maxPixels { return maxPixels }
+        if case .streaming? = format?.row.decodeCost { return Defaults.maxStreamedPixels }
+        return Defaults.maxPixels
+    }
+
+    /// Under the default limits, whether a picture of `pixels` from a file of `bytes` is a
+    /// decompression bomb: more pixels than a whole frame's default, and more a byte than any
+    /// picture compresses to.
+    public func isBomb(pixels: Int, bytes: Int) -> Bool {
+        maxPixels == nil && pixels > Defaults.maxPixels && pixels > bytes * Defaults.bombPixelsPerByte
     }
 }

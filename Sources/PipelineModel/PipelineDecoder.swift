@@ -95,7 +95,7 @@ struct PipelineDecoder {
         let limits = Pipeline.Limits(
             concurrency: try object.optionalValue(LimitsKeys.concurrency),
             memoryBudget: try object.value(LimitsKeys.memoryBudget),
-            maxPixels: try object.value(LimitsKeys.maxPixels),
+            maxPixels: try object.optionalValue(LimitsKeys.maxPixels),
             maxFileBytes: try object.value(LimitsKeys.maxFileBytes),
             maxFrames: try object.value(LimitsKeys.maxFrames),
             maxVideoDurationSeconds: try object.value(LimitsKeys.maxVideoDuration),

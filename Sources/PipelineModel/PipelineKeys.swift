@@ -87,8 +87,11 @@ enum LimitsKeys {
                                  "Items in flight at once. Default: the CPUs this process may use (affinity mask and cgroup quota).")
     static let memoryBudget = Key("memoryBudget", .byteSize, .value(Defaults.memoryBudget),
                                   "Sum of the estimated peak memory of the items in flight; a bigger item runs alone.")
-    static let maxPixels = Key("maxPixels", .positiveInteger, .value(Defaults.maxPixels),
-                               "An image with more pixels (width × height, from its header) fails tooManyPixels before decoding.")
+    static let maxPixels = Key("maxPixels", .positiveInteger, .noDefault,
+                               "An image with more pixels (width × height, from its header) fails tooManyPixels before decoding. "
+                                   + "By default \(Defaults.maxPixels) (16383²), \(Defaults.maxStreamedPixels) (32768²) where the decoder "
+                                   + "streams (JPEG, PNG, TIFF); under the defaults a file of more than \(Defaults.bombPixelsPerByte) "
+                                   + "pixels a byte over \(Defaults.maxPixels) is a decompression bomb, refused unread.")
     static let maxFileBytes = Key("maxFileBytes", .byteSize, .value(Defaults.maxFileBytes),
                                   "A larger input fails fileTooLarge before a byte is read.")
     static let maxFrames = Key("maxFrames", .positiveInteger, .value(Defaults.maxFrames),

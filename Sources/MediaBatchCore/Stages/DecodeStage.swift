@@ -84,9 +84,9 @@ struct DecodeStage: PipelineStage, Equatable {
         switch try item.header.get().content {
         case .cameraRaw(let facts, _, _):
             let developed = try Self.rawFacts(facts, item.format).developed
-            try refuseTooMany(developed.width, developed.height, limits)
+            try refuseTooMany(developed.width, developed.height, item)
         case .image(let image, _, _):
-            try refuseTooMany(image.width, image.height, limits)
+            try refuseTooMany(image.width, image.height, item)
             guard image.pageCount <= limits.maxFrames else {
                 throw StageFailure(.tooManyFrames, "\(image.pageCount) frames, over limits.maxFrames (\(limits.maxFrames))")
             }
@@ -108,10 +108,15 @@ struct DecodeStage: PipelineStage, Equatable {
         }
     }
 
-    private func refuseTooMany(_ width: Int, _ height: Int, _ limits: Pipeline.Limits) throws {
-        let pixels = width * height
-        guard pixels <= limits.maxPixels else {
-            throw StageFailure(.tooManyPixels, "\(width)×\(height) is \(pixels) pixels, over limits.maxPixels (\(limits.maxPixels))")
+    private func refuseTooMany(_ width: Int, _ height: Int, _ item: ItemContext) throws {
+        let pixels = width * height, limits = item.environment.limits, limit = limits.maxPixels(decoding: item.format)
+        let which = limits.maxPixels != nil ? "" : limit == Defaults.maxPixels ? ", its default" : ", its default where the decoder streams"
+        guard pixels <= limit else {
+            throw StageFailure(.tooManyPixels, "\(width)×\(height) is \(pixels) pixels, over limits.maxPixels (\(limit)\(which))")
+        }
+        guard !limits.isBomb(pixels: pixels, bytes: item.bytesIn) else {
+            throw StageFailure(.tooManyPixels, "\(width)×\(height) is \(pixels) pixels from \(item.bytesIn) bytes, over "
+                               + "\(Defaults.bombPixelsPerByte) pixels a byte: a decompression bomb (setting limits.maxPixels admits it)")
         }
     }
 

@@ -104,7 +104,7 @@ struct PosterStage: PipelineStage, Equatable {
     /// A frame larger than `maxPixels` fails before any is decoded, as an image would.
     func check(_ item: ItemContext) throws {
         guard let frame = item.video?.shownFrame else { return }
-        try Self.refuseFrames(frame, over: item.environment.limits.maxPixels)
+        try Self.refuseFrames(frame, over: item.environment.limits.maxPixels(decoding: nil))
     }
 
     /// A movie's frames over `limits.maxPixels` fail before any is decoded (the `video` stage's too).

@@ -112,7 +112,7 @@ struct VideoStage: PipelineStage, Equatable {
         guard let frame = item.video?.shownFrame else {
             throw StageFailure(.decodeFailed, "no video stream to render (streams: \((item.video?.streamNames ?? []).joined(separator: ", ")))")
         }
-        try PosterStage.refuseFrames(frame, over: item.environment.limits.maxPixels)
+        try PosterStage.refuseFrames(frame, over: item.environment.limits.maxPixels(decoding: nil))
     }
 
     func plan(_ plan: inout ItemPlan, for item: ItemContext) {

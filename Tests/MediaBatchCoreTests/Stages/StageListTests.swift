@@ -71,7 +71,7 @@ final class PipelineDecoderTests: XCTestCase {
         XCTAssertNil(pipeline.input.root)
         XCTAssertEqual(pipeline.input.include.map(\.pattern), Defaults.include)
         XCTAssertEqual(pipeline.input.exclude.map(\.pattern), Defaults.exclude)
-        XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: Defaults.maxPixels,
+        XCTAssertEqual(pipeline.limits, .init(concurrency: nil, memoryBudget: Defaults.memoryBudget, maxPixels: nil,
                                               maxFileBytes: Defaults.maxFileBytes, maxFrames: Defaults.maxFrames,
                                               maxVideoDurationSeconds: Defaults.maxVideoDurationSeconds, maxVideoFrames: Defaults.maxVideoFrames,
                                               timeoutSeconds: Defaults.timeoutSeconds))

@@ -36,7 +36,7 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         let report = try Self.run(try pipeline(#"{"stage": "decode"}, {"stage": "write"}"#), input: input, output: output)
         XCTAssertEqual(result(report, "bomb.png")?.error?.code, .tooManyPixels)
         XCTAssertEqual(result(report, "bomb.png")?.error?.message,
-                       "100000×100000 is 10000000000 pixels, over limits.maxPixels (268402689)")
+                       "100000×100000 is 10000000000 pixels, over limits.maxPixels (1073741824, its default where the decoder streams)")
         XCTAssertEqual(result(report, "huge.jpg")?.error?.code, .tooManyPixels)
         XCTAssertEqual(result(report, "frames.gif")?.error?.code, .tooManyFrames)
         // libvips' GIF loader stops counting past 4096 frames: the count is "more than the limit", not exact.
@@ -45,6 +45,26 @@ final class DecodeStageTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(report.items.compactMap(\.estimatedBytes).count, 1, "only the small GIF was admitted")
         let written = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
         XCTAssertEqual(written, ["small.gif"])
+    }
+
+    /// Past a whole frame's default, a picture whose decoder streams is admitted (a 17000 × 17000
+    /// JPEG, made by libvips, shrunk on load) while a header declaring 900 million pixels in a few
+    /// bytes is refused as a bomb, naming both; a `maxPixels` of the pipeline's own applies to all.
+    func testAStreamedPictureOverAWholeFramesLimitRunsAndABombUnderItsLimitDoesNot() throws {
+        let input = Fixtures.temporaryFolder()
+        _ = try runProcess("vips", ["black", input.appendingPathComponent("scan.jpg").path, "17000", "17000"])
+        let bomb = HostileFiles.pngHeaderBomb(width: 30_000, height: 30_000)
+        try bomb.write(to: input.appendingPathComponent("bomb.png"))
+        let stages = #"{"stage": "decode"}, {"stage": "downsample", "maxPixelSize": 2048}, {"stage": "write"}"#
+        let output = Fixtures.temporaryFolder()
+        let report = try Self.run(try pipeline(stages), input: input, output: output)
+        XCTAssertEqual(result(report, "scan.jpg")?.status, .ok, "\(String(describing: result(report, "scan.jpg")?.error))")
+        let scan = try VImage.open(output.appendingPathComponent("scan.jpg").path)
+        XCTAssertEqual([scan.width, scan.height], [2048, 2048])
+        XCTAssertEqual(result(report, "bomb.png")?.error?.message, "30000×30000 is 900000000 pixels from \(bomb.count) bytes, "
+                       + "over 1024 pixels a byte: a decompression bomb (setting limits.maxPixels admits it)")
+        let limited = try Self.run(try pipeline(stages, limits: #"{"maxPixels": 268402689}"#), input: input, output: Fixtures.temporaryFolder())
+        XCTAssertEqual(result(limited, "scan.jpg")?.error?.message, "17000×17000 is 289000000 pixels, over limits.maxPixels (268402689)")
     }
 
     private let stage = DecodeStage()
