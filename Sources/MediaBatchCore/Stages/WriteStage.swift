@@ -213,8 +213,8 @@ struct WriteStage: PipelineStage, Equatable {
     private static func refuseTooLarge(_ output: PlannedOutput, _ input: MediaFormat) throws {
         guard !output.isCopy(of: input), let size = output.variant?.pixels ?? output.picture?.size,
               let limit = output.format.row.encoder?.maxSide, size.longestSide > limit else { return }
-        throw StageFailure(.tooLargeForFormat, "\(output.format.rawValue) holds at most \(limit) pixels a side, and this picture would be "
-                           + "\(size.width)×\(size.height): downsample it to \(limit) or less first")
+        throw StageFailure(.tooLargeForFormat, "cannot write \(output.path ?? ""): \(output.format.rawValue) holds at most \(limit) pixels a "
+                           + "side, and this picture would be \(size.width)×\(size.height); downsample it to \(limit) or less first")
     }
 
     /// Makes one output's file, turning a failure to write it into the item's reason; returns

@@ -63,16 +63,17 @@ final class VariantsStageTests: XCTestCase, RunsPipelines {
         XCTAssertLessThan(try fast.meanAbsoluteDifference(from: small), 6, "the same picture")
     }
 
-    func testAnEncoderFailureFailsTheItemNamingTheVariantAndPublishesNothing() throws {
+    func testAVariantItsFormatCannotHoldFailsTheItemNamingTheVariantAndPublishesNothing() throws {
         let input = Fixtures.temporaryFolder()
-        // WebP stops at 16383 pixels a side: the 17000 px variant cannot be encoded; its JPEG and the small ones could.
+        // WebP stops at 16383 pixels a side: the 17000 px variant cannot be written; its JPEG and the small ones could.
         let wide = try VImage.thumbnail(of: Fixtures.sample("jpeg/orientation/Landscape_1.jpg"), width: 17000, height: 20)
         try wide.write(to: input.appendingPathComponent("panorama.png").path, as: .png)
         let output = Fixtures.temporaryFolder()
         let report = try Self.run(try pipeline(Self.stages(sizes: [100, 17000], formats: ["jpeg", "webp"])), input: input, output: output)
         let failed = try XCTUnwrap(report.items.first)
-        XCTAssertEqual(failed.error?.code, .encodeFailed)
-        XCTAssertEqual(failed.error?.message.hasPrefix("cannot encode panorama-17000.webp: "), true, failed.error?.message ?? "")
+        XCTAssertEqual(failed.error?.code, .tooLargeForFormat)
+        XCTAssertEqual(failed.error?.message.hasPrefix("cannot write panorama-17000.webp: webp holds at most 16383 pixels a side, "
+                                                       + "and this picture would be 17000×20"), true, failed.error?.message ?? "")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }, [])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent(".mediabatch/tmp/all").path), [])
     }

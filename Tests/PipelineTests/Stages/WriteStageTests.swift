@@ -211,8 +211,9 @@ final class WriteStageTests: XCTestCase, RunsPipelines {
             for (name, size) in [("scroll.png", "790×36861"), ("panorama.png", "16385×64")] {
                 let error = report.items.first { $0.input == name }?.error
                 XCTAssertEqual(error?.code, .tooLargeForFormat, "\(format) \(name)")
-                XCTAssertEqual(error?.message, "\(format) holds at most \(limit) pixels a side, and this picture would be \(size): "
-                               + "downsample it to \(limit) or less first")
+                let written = (name as NSString).deletingPathExtension + "." + (format == "webp" ? "webp" : "heic")
+                XCTAssertEqual(error?.message, "cannot write \(written): \(format) holds at most \(limit) pixels a side, and this picture "
+                               + "would be \(size); downsample it to \(limit) or less first")
             }
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }, [])
         }
