@@ -14,6 +14,12 @@ public struct Fit: Hashable, Sendable {
         self.background = background
     }
 
+    /// Whether every picture fitted to `box` is at most `side` pixels a side: both sides given and
+    /// within it, and not `outside`, which overflows its box.
+    public func keeps(_ box: Box, within side: Int) -> Bool {
+        mode != .outside && [box.width, box.height].allSatisfy { $0.map { $0 <= side } ?? false }
+    }
+
     public enum Mode: String, CaseIterable, Codable, Sendable {
         /// Within the box, aspect ratio kept (what `maxPixelSize` does).
         case inside

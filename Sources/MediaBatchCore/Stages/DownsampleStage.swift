@@ -59,11 +59,6 @@ struct DownsampleStage: PipelineStage, Equatable {
         return "\(box) px, \(fit.explanation); never upscaled, upright"
     }
 
-    /// Whether every picture it makes is at most `side` pixels a side (`outside` overflows its box).
-    func bounds(within side: Int) -> Bool {
-        fit.mode != .outside && [box.width, box.height].allSatisfy { $0.map { $0 <= side } ?? false }
-    }
-
     func fingerprint(_ fingerprint: inout ItemFingerprint, format: MediaFormat?) {
         guard let format else { return }
         // A movie's poster is one output of several: the movie's own stays when only this changes.

@@ -58,7 +58,7 @@ struct TranscodeStage: PipelineStage, Equatable {
     /// (21694, 36861: WebP, HEIC, AVIF), with no `downsample` before bounding both sides within it.
     func warning(among stages: [any Stage]) -> String? {
         guard let limit = to.row.encoder?.maxSide, limit < Self.phonePictureSides,
-              !stages.prefix { ($0 as? Self) != self }.contains(where: { ($0 as? DownsampleStage)?.bounds(within: limit) == true })
+              !stages.prefix { ($0 as? Self) != self }.contains(where: { ($0 as? DownsampleStage).map { $0.fit.keeps($0.box, within: limit) } == true })
         else { return nil }
         return "\(to.rawValue) holds at most \(limit) pixels a side, and no downsample before bounds both sides within it: "
             + "a larger picture (a panorama, a scrolled screenshot) fails tooLargeForFormat"

@@ -96,7 +96,7 @@ struct VariantsStage: PipelineStage, Equatable {
     func warning(among stages: [any Stage]) -> String? {
         let overflows = formats.compactMap { format -> String? in
             guard let limit = format.row.encoder?.maxSide else { return nil }
-            let sizes = self.sizes.filter { size in fit.mode == .outside || [size.box.width, size.box.height].contains { ($0 ?? 0) > limit } }
+            let sizes = self.sizes.filter { !fit.keeps($0.box, within: limit) }
             return sizes.isEmpty ? nil : "\(format.rawValue) holds at most \(limit) pixels a side: "
                 + sizes.map(\.text).joined(separator: ", ") + " may not fit"
         }
