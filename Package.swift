@@ -56,7 +56,7 @@ let package = Package(
 
         // Test helpers. TestSupport links no C library (fixture paths, processes, exiftool, goldens, files made for
         // tests); MediaTestSupport adds libvips' pixel statistics and the report and manifest read back.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["hdr_reference.py"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["hdr_reference.py", "make_heic_grid.py"]),
         .target(name: "MediaTestSupport", dependencies: ["TestSupport", "VipsKit", "MediaBatchCore"], path: "Tests/MediaTestSupport"),
         // One test target a module, mirroring its folders; the pure modules' link no C library.
         .testTarget(name: "DigestKitTests", dependencies: ["DigestKit"]),

@@ -55,6 +55,13 @@ extension VImage {
         return VImage(owning: out!)
     }
 
+    /// libvips' own `vips_shrink` by `factor` each way, "ceil": what `ShrinkingStrips` must match.
+    func libvipsShrunk(by factor: Int) throws -> VImage {
+        var out: UnsafeMutablePointer<VipsImage>?
+        try Self.build { try check(mb_libvips_shrink(pointer, &out, Int32(factor)), "shrink") }
+        return VImage(owning: out!)
+    }
+
     /// libvips' own `vips_thumbnail` as `thumbnail(of:maxSize:)` (`exact` false) or
     /// `thumbnail(of:width:height:)` asks it: what mediabatch's must match.
     static func libvipsThumbnail(of path: String, width: Int, height: Int, exact: Bool) throws -> VImage {

@@ -31,10 +31,11 @@ int mb_vips_resize_exact(VipsImage *in, int width, int height, VipsImage **out);
 int mb_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
 
 /* libvips' own operations where mediabatch's do not apply, and for tests the reference its own are
- * compared with: vips_resize, vips_thumbnail (with fail_on=error, as mediabatch loads) and
- * vips_thumbnail_image. */
+ * compared with: vips_resize, vips_thumbnail (with fail_on=error, as mediabatch loads),
+ * vips_thumbnail_image, and vips_shrink by `factor` each way with "ceil" (what mb_box_shrink makes). */
 int mb_libvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
 int mb_libvips_thumbnail(const char *path, int width, int height, VipsSize size, VipsImage **out);
 int mb_libvips_thumbnail_image(VipsImage *in, int width, int height, VipsSize size, VipsImage **out);
+int mb_libvips_shrink(VipsImage *in, VipsImage **out, int factor);
 
 #endif

@@ -5,7 +5,7 @@
  *   takes a NULL-terminated option list, VIPS_INIT is a macro); each fixes the options mediabatch
  *   uses;
  * - kernels (kernels/; mediabatch_reduce.h, mediabatch_resize.h, mediabatch_ycbcr.h,
- *   mediabatch_colour.h): loops that compute what an upstream library computes, sample for sample;
+ *   mediabatch_shrink.h, mediabatch_colour.h): loops that compute what an upstream library computes, sample for sample;
  *   each file names the library and version it matches and the test that proves it.
  *
  * This header includes them all (Swift sees every header of include/ as the module CMediaShim).
@@ -20,6 +20,7 @@
 #include "mediabatch_reduce.h"
 #include "mediabatch_resize.h"
 #include "mediabatch_ycbcr.h"
+#include "mediabatch_shrink.h"
 #include "mediabatch_colour.h"
 
 #endif

@@ -12,6 +12,10 @@ int mb_libvips_resize(VipsImage *in, VipsImage **out, double hscale, double vsca
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }
 
+int mb_libvips_shrink(VipsImage *in, VipsImage **out, int factor) {
+    return vips_shrink(in, out, factor, factor, "ceil", TRUE, NULL);
+}
+
 /* `*image` reduced by `pass` where `scale` shrinks it, the result in its place (the reference to
  * the image before handed over either way). */
 static int reduce_by(VipsImage **image, int (*pass)(VipsImage *, VipsImage **, double, double), double scale, double gap) {

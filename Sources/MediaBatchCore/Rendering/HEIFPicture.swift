@@ -8,7 +8,9 @@ import VipsKit
 /// makes of it (see `YCbCrToRGB` for the colour): every tile decoded by one decoder context (two
 /// frame threads at a batch's tail: `tailThreads`), converted on this thread (`YCbCrToRGB`)
 /// straight into its place in one RGB (or RGBA) libvips memory image cut to the grid's size
-/// (8-bit, or 16-bit for a picture of 10 or 12 bits, as `heifload` gives it), then turned,
+/// (8-bit, or 16-bit for a picture of 10 or 12 bits, as `heifload` gives it) — or, where the
+/// pictures asked are far smaller, into a strip box-shrunk a row of tiles at a time as libvips'
+/// resize would begin (`shrinking`), so that no picture is too large to decode — then turned,
 /// mirrored and cut as the file's properties say in their order, the ICC profile attached. Any
 /// failure throws: the caller decodes with libheif. The turns and mirrors after the last cut are
 /// left pending as the image's orientation: a quarter turn of a 12 MP picture costs as much as its
@@ -20,34 +22,74 @@ enum HEIFPicture {
     }
 
     /// `coded` from `path`, which libvips' header says is `expected` (upright) in size, its tiles
-    /// through `threads` frame threads.
-    static func decode(path: String, _ coded: HEVCCodedImage, expected: (width: Int, height: Int), threads: Int = 1) throws -> VImage {
+    /// through `threads` frame threads; `shrink` times smaller each way where it is over 1 (see `shrinking`).
+    static func decode(path: String, _ coded: HEVCCodedImage, expected: (width: Int, height: Int), shrink: Int = 1,
+                       threads: Int = 1) throws -> VImage {
         let shown = coded.displayedSize
         guard shown == expected else {
             throw Failure(description: "its structure makes \(shown.width)×\(shown.height), libheif \(expected.width)×\(expected.height)")
         }
         guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot open \(path)") }
         defer { try? file.close() }
-        let bands = coded.alpha == nil ? 3 : 4, depth = VImage.SampleDepth(holding: coded.bitDepth)
-        let stride = coded.width * bands * depth.rawValue / 8
-        var image = try VImage.decoded(filling: coded.width, height: coded.height, bands: bands, depth: depth) { canvas in
-            try decodeTiles(coded, file, threads: threads) { planes, left, top, width, height in
-                // The item's nclx, else the stream's own VUI, as libheif takes them; none for luma alone, which
-                // libheif makes 4:2:0 without its nclx and so leaves as it is, whatever range the file states.
-                let colour = planes.chromaShift == nil ? [2, 2, 1]
-                    : coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
-                    ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
-                YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1)
-                    .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), bitDepth: planes.bitDepth,
-                             into: canvas, stride: stride, bands: bands, left: left, top: top, width: width, height: height)
-            }
-            if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas, stride: stride) }
-        }
+        // An alpha image is one picture of the whole size: with one, the picture is made whole.
+        let factor = coded.alpha == nil ? shrink : 1
+        var image = try factor > 1 ? decodeShrunk(coded, file, by: factor, threads: threads) : decodeWhole(coded, file, threads: threads)
+        var whole = (width: coded.width, height: coded.height)
         let cut = coded.transforms.lastIndex { if case .cleanAperture = $0 { true } else { false } }.map { $0 + 1 } ?? 0
-        for transform in coded.transforms[..<cut] { image = try transformed(image, transform) }
+        for transform in coded.transforms[..<cut] { image = try transformed(image, transform, whole: &whole, shrunkBy: factor) }
         let pending = coded.transforms[cut...].reduce(Orientation.upright) { $0.then(orientation(of: $1)) }
         if pending != .upright { image = try image.withOrientation(pending.exif) }
         return try coded.iccProfile.map { try image.withICCProfile($0) } ?? image
+    }
+
+    /// The integer shrink libvips' `vips_resize` would start a reduce of a picture of `size` to
+    /// `target` with (its "gap" of 2: a box shrink while that leaves at least twice the target
+    /// each way; 1 for none), so that a HEIC decoded shrunk so is then resized as libvips would
+    /// resize it whole. `target`: the largest width and the largest height asked of it.
+    static func shrinking(_ size: (width: Int, height: Int), toCover target: PixelSize) -> Int {
+        max(1, min(size.width / (2 * max(1, target.width)), size.height / (2 * max(1, target.height))))
+    }
+
+    /// Every tile converted into its place in one picture of the grid's size.
+    private static func decodeWhole(_ coded: HEVCCodedImage, _ file: FileHandle, threads: Int) throws -> VImage {
+        let bands = coded.alpha == nil ? 3 : 4, depth = VImage.SampleDepth(holding: coded.bitDepth)
+        let stride = coded.width * bands * depth.rawValue / 8
+        return try VImage.decoded(filling: coded.width, height: coded.height, bands: bands, depth: depth) { canvas in
+            try decodeTiles(coded, file, threads: threads) { planes, left, top, width, height in
+                convert(planes, coded, into: canvas, stride: stride, bands: bands, left: left, top: top, width: width, height: height)
+            }
+            if let alpha = coded.alpha { try decodeAlpha(alpha, coded, file, into: canvas, stride: stride) }
+        }
+    }
+
+    /// Each row of tiles converted into a strip and box-shrunk `factor` times as it is decoded
+    /// (`ShrinkingStrips`): a picture of any size is held a row of tiles and its shrunk picture at a
+    /// time, never whole (a 21694 × 10847 panorama whole is 706 MB).
+    private static func decodeShrunk(_ coded: HEVCCodedImage, _ file: FileHandle, by factor: Int, threads: Int) throws -> VImage {
+        let depth = VImage.SampleDepth(holding: coded.bitDepth)
+        let shrunk = ShrinkingStrips.shrunk(width: coded.width, height: coded.height, by: factor)
+        return try VImage.decoded(filling: shrunk.width, height: shrunk.height, bands: 3, depth: depth) { canvas in
+            let strips = ShrinkingStrips(width: coded.width, height: coded.height, bands: 3, depth: depth, factor: factor,
+                                         stripRows: coded.tileHeight, into: canvas)
+            try decodeTiles(coded, file, threads: threads) { planes, left, _, width, height in
+                convert(planes, coded, into: strips.strip, stride: strips.stride, bands: 3, left: left, top: strips.pending,
+                        width: width, height: height)
+                if left + width == coded.width { strips.add(rows: height) }
+            }
+        }
+    }
+
+    /// A tile's planes to RGB in the item's nclx, else the stream's own VUI, as libheif takes them;
+    /// none for luma alone, which libheif makes 4:2:0 without its nclx and so leaves as it is,
+    /// whatever range the file states.
+    private static func convert(_ planes: YCbCrPlanes, _ coded: HEVCCodedImage, into canvas: UnsafeMutablePointer<UInt8>, stride: Int,
+                                bands: Int, left: Int, top: Int, width: Int, height: Int) {
+        let colour = planes.chromaShift == nil ? [2, 2, 1]
+            : coded.colour.map { [$0.matrix, $0.primaries, $0.fullRange ? 1 : 0] }
+            ?? [planes.matrix, planes.primaries, planes.fullRange ? 1 : 0]
+        YCbCrToRGB(matrix: colour[0], primaries: colour[1], fullRange: colour[2] == 1)
+            .convert(luma: planes.luma, cb: planes.cb, cr: planes.cr, shift: planes.chromaShift ?? (0, 0), bitDepth: planes.bitDepth,
+                     into: canvas, stride: stride, bands: bands, left: left, top: top, width: width, height: height)
     }
 
     /// Whether the first tile decodes to its size: a file libheif refuses is taken by the loader only
@@ -71,7 +113,8 @@ enum HEIFPicture {
                                     width: width, height: height)
             }
         }
-        for transform in coded.transforms { image = try transformed(image, transform) }
+        var whole = (width: coded.width, height: coded.height)
+        for transform in coded.transforms { image = try transformed(image, transform, whole: &whole, shrunkBy: 1) }
         return image
     }
 
@@ -137,15 +180,25 @@ enum HEIFPicture {
         }
     }
 
-    /// `irot` and `imir` as EXIF orientations libvips applies, `clap` as its cut.
-    private static func transformed(_ image: VImage, _ transform: HEVCCodedImage.Transform) throws -> VImage {
+    /// `irot` and `imir` as EXIF orientations libvips applies, `clap` as its cut. `whole`: the
+    /// picture's size before any shrink, which the cut is taken from (turned or cut here as the
+    /// picture is); of a picture shrunk by `shrunkBy`, the cut shrunk so too.
+    private static func transformed(_ image: VImage, _ transform: HEVCCodedImage.Transform, whole: inout (width: Int, height: Int),
+                                    shrunkBy factor: Int) throws -> VImage {
         switch transform {
-        case .rotation, .mirror:
+        case .rotation(let degrees):
+            if degrees % 180 != 0 { whole = (whole.height, whole.width) }
             let exif = orientation(of: transform).exif
             return exif == 1 ? image : try image.oriented(exif)
+        case .mirror:
+            return try image.oriented(orientation(of: transform).exif)
         case .cleanAperture(let clap):
-            guard let cut = clap.cut(width: image.width, height: image.height) else { throw Failure(description: "libheif refuses its 'clap'") }
-            return try image.cropped(left: cut.left, top: cut.top, width: cut.width, height: cut.height)
+            guard let cut = clap.cut(width: whole.width, height: whole.height) else { throw Failure(description: "libheif refuses its 'clap'") }
+            whole = (cut.width, cut.height)
+            let left = cut.left / factor, top = cut.top / factor
+            let right = min(image.width, (cut.left + cut.width + factor - 1) / factor)
+            let bottom = min(image.height, (cut.top + cut.height + factor - 1) / factor)
+            return try image.cropped(left: left, top: top, width: right - left, height: bottom - top)
         }
     }
 }
@@ -170,6 +223,8 @@ struct Orientation: Equatable {
 }
 
 extension ItemContext {
-    /// libavcodec's frame threads for its HEIC's tiles: `HEIFPicture.tailThreads` at a batch's tail, else one.
-    var tileThreads: Int { isTail ? HEIFPicture.tailThreads : 1 }
+    /// The threads its decoding computes with: `HEIFPicture.tailThreads` at a batch's tail (libavcodec's frame
+    /// threads for a HEIC's tiles, libvips' own for every other picture: a gigapixel PNG alone, 7% faster),
+    /// else one.
+    var threads: Int { isTail ? HEIFPicture.tailThreads : 1 }
 }

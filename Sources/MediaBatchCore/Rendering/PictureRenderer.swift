@@ -146,7 +146,7 @@ final class PictureRenderer {
             }
             do {
                 let image = try HEIFPicture.decode(path: path, coded, expected: (source.upright.width, source.upright.height),
-                                                   threads: decoderThreads)
+                                                   shrink: HEIFPicture.shrinking(coded.displayedSize, toCover: coveredSize), threads: decoderThreads)
                 decoder = .init(decoder: .libavcodec, reason: declinedThumbnail, threads: decoderThreads)
                 return image
             } catch {
@@ -154,6 +154,11 @@ final class PictureRenderer {
                 return nil
             }
         }
+    }
+
+    /// The largest width and the largest height of the pictures: what a picture decoded shrunk must cover.
+    private var coveredSize: PixelSize {
+        PixelSize(width: pictures.map(\.picture.scaled.width).max() ?? 1, height: pictures.map(\.picture.scaled.height).max() ?? 1)
     }
 
     /// A HEIC's thumbnail item decoded by libavcodec.

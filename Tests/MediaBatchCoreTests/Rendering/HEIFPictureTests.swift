@@ -150,6 +150,25 @@ final class HEIFPictureTests: XCTestCase {
         XCTAssertEqual(image.uprightSize.width, 3024)
     }
 
+    /// Decoded shrunk a row of tiles at a time, a photo is libvips' `vips_shrink` of its whole decode, sample for
+    /// sample: 8-bit grids, one turned a quarter (the turn still pending), a 10-bit picture; the shrink is what
+    /// `vips_resize` would begin a reduce to the pictures asked with.
+    func testShrunkDecodeIsLibvipsShrinkOfTheWholeOne() throws {
+        let folder = Fixtures.temporaryFolder(), deep = folder.appendingPathComponent("deep.heic").path
+        XCTAssertEqual(try runProcess("/usr/bin/heif-enc", ["-b", "10", "-q", "90", "-o", deep, try deepPNG(folder, "rgb", bands: 3)]).exitCode, 0)
+        for (path, factor) in [(Fixtures.sample("heic/IMG_1034.heic"), 3), (Fixtures.sample("heic/iphone_xr_issue263.heic"), 5), (deep, 4)] {
+            guard case .hevc(let coded) = HEIFCoding.read(path: path) else { return XCTFail("declined: \(path)") }
+            let whole = try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize)
+            let shrunk = try HEIFPicture.decode(path: path, coded, expected: coded.displayedSize, shrink: factor)
+            let libvips = try whole.libvipsShrunk(by: factor)
+            XCTAssertEqual([shrunk.width, shrunk.height, shrunk.orientation, shrunk.bitsPerSample],
+                           [libvips.width, libvips.height, whole.orientation, whole.bitsPerSample], path)
+            XCTAssertTrue(try shrunk.pixels() == libvips.pixels(), path)
+        }
+        XCTAssertEqual(HEIFPicture.shrinking((4032, 3024), toCover: PixelSize(width: 2048, height: 1536)), 1)
+        XCTAssertEqual(HEIFPicture.shrinking((21694, 10847), toCover: PixelSize(width: 2048, height: 1024)), 5)
+    }
+
     /// Damaged copies of an iPhone photo (24, seeded: cut short, coded bytes flipped, boxes
     /// flipped, runs zeroed): each is declined, fails with an error (libheif then decodes it, or
     /// fails the item), or decodes to its size; none crashes the process. Damage inside a tile's
