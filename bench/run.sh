@@ -8,6 +8,7 @@
 #   BASELINE=/path/to/older/mediabatch SETS="jpeg12 variants" bench/run.sh   # an earlier build beside this one, same run
 #   SETS=hdr bench/run.sh   # what keeping HDR gain maps costs (HEIC and Ultra HDR JPEG; libvips 8.18 beside)
 #   SETS=raw bench/run.sh   # camera RAW: preview and develop against dcraw_emu and exiftool + vipsthumbnail
+#   SETS=huge bench/run.sh  # 50 MP to 1 Gpx, each alone, with peak memory and estimates (≈ 15 minutes the first time, 4 after)
 #   BEST_OF=3 SETS=heic12 bench/run.sh   # the photo sets' every tool timed three times, its best kept (a moment's load elsewhere does not decide)
 #   make bench-trixie       # the same on Debian 13, in its debootstrap root (needs root)
 set -euo pipefail
@@ -179,6 +180,28 @@ make_inputs() {
 source, target = sys.argv[1:]
 names = sorted(os.listdir(source))
 for i in range(200000): os.link(f"{source}/{names[i % len(names)]}", f"{target}/IMG_{i:06}.jpg")' "$work/inputs/tiny5000/f0" "$dir" ;;
+    huge) # issue 47: 50 MP, 200 MP and 1-gigapixel JPEG, PNG and 256-tiled TIFF (deflate), enlarged by libvips from a
+      # camera photo; HEIC grids of 512-px tiles, as phones write them (Tests/TestSupport/make_heic_grid.py: pillow-heif),
+      # of 50 MP, 200 MP (Samsung's 16320×12240) and a 21694×10847 panorama; WebP at 50 MP and 200 MP.
+      local seed=$root/samples/jpeg/canon_eos_7d_iptc_city.jpg grid name size width height
+      grid="$(python_venv numpy pillow pillow-heif) $root/Tests/TestSupport/make_heic_grid.py 512"
+      for size in 50mp:5773:8660 200mp:11547:17320 1gp:25820:38730 heic200:12240:16320 pano:21694:10847; do
+        IFS=: read -r name width height <<<"$size"
+        vips resize "$seed" "$work/huge.v" "$(bc -l <<<"$width / 600")" --vscale "$(bc -l <<<"$height / 900")"
+        case $name in
+          heic200) vips copy "$work/huge.v" "$work/huge.png[compression=1]"; $grid "$dir/heic-200mp.heic" "$work/huge.png"
+                   vips copy "$work/huge.v" "$dir/webp-200mp.webp[Q=80]" ;;
+          pano) vips copy "$work/huge.v" "$work/huge.png[compression=1]"; $grid "$dir/heic-panorama.heic" "$work/huge.png" ;;
+          *) vips copy "$work/huge.v" "$dir/jpeg-$name.jpg[Q=90]"
+             vips copy "$work/huge.v" "$dir/png-$name.png[compression=1]"
+             vips copy "$work/huge.v" "$dir/tiff-$name.tif[tile,tile-width=256,tile-height=256,compression=deflate]"
+             if [[ $name == 50mp ]]; then
+               vips copy "$work/huge.v" "$work/huge.png[compression=1]"; $grid "$dir/heic-50mp.heic" "$work/huge.png"
+               vips copy "$work/huge.v" "$dir/webp-50mp.webp[Q=80]"
+             fi ;;
+        esac
+      done
+      rm -f "$work/huge.v" "$work/huge.png" ;;
   esac
   touch "$dir/.done"
 }
@@ -293,6 +316,51 @@ once() {
   wait "$pid" || { echo "$name failed:"; tail -5 "$work/stderr.txt"; return 1; }
   read -r seconds rss < "$work/time.txt"
   echo "$name $seconds $rss $peak"
+}
+
+# huge: each picture of the set alone, 2048 px JPEG q80 sRGB, mediabatch (its item's estimate from the report)
+# against vipsthumbnail on the same file, one run each (once); then 8 of the largest together under
+# --memory-budget 1GiB. An item's measured cost, which its estimate is for, is its worker's peak RSS (GNU time's,
+# the kernel's high-water mark) less an idle item's (a 0.5 MP JPEG's run: the process itself).
+huge() {
+  local dir=$work/inputs/huge f name one=$work/huge-one
+  echo
+  echo "== huge: pictures from 50 MP to 1 Gpx, each alone, 2048 px, q80, sRGB, $cpus CPUs"
+  {
+    rm -rf "$one"; mkdir -p "$one"; cp "$root/samples/jpeg/canon_eos_7d_iptc_city.jpg" "$one/"
+    once idle "$mediabatch" run bench/pipeline.json --input "$one" --output "$work/out" --quiet
+    for f in "$dir"/*.*; do
+      name=$(basename "$f"); rm -rf "$one"; mkdir -p "$one"; ln "$f" "$one/$name"
+      { once "mediabatch-$name" "$mediabatch" run bench/pipeline.json --input "$one" --output "$work/out" --quiet \
+          --report "$work/huge-report.json" || true; } | head -1 | tr '\n' ' '
+      python3 -c 'import json, sys; item = json.load(open(sys.argv[1]))["items"][0]
+print(item.get("estimatedBytes", 0) // 1024, item["status"])' "$work/huge-report.json"
+      once "vipsthumbnail-$name" vipsthumbnail "$f" -s 2048 --export-profile srgb -o "$work/out/%s.jpg[Q=80]" || true
+    done
+  } > "$work/huge.txt"
+  awk '
+    $1 == "idle" { idle = $3; next }
+    $1 ~ /^mediabatch-/ { name = substr($1, 12); secs[name] = $2; rss[name] = $3; peak[name] = $4; estimate[name] = $5; status[name] = $6; order[++n] = name; next }
+    $1 ~ /^vipsthumbnail-/ && $2 == "failed:" { next }
+    $1 ~ /^vipsthumbnail-/ { name = substr($1, 15); theirs[name] = $2; theirPeak[name] = $4; next }
+    END {
+      printf "%-20s %10s %14s %8s %12s %14s %13s %14s %10s\n", "picture", "mediabatch", "vipsthumbnail", "ratio", "peak PSS", "vipsthumbnail", "item (−idle)", "estimated", "est/item"
+      for (i = 1; i <= n; i++) {
+        name = order[i]; item = rss[name] - idle
+        ratio = (theirs[name] > 0) ? sprintf("%7.2fx", theirs[name] / secs[name]) : "      -"
+        printf "%-20s %8.2f s %12s %8s %8.0f MiB %10.0f MiB %9.0f MiB %10.0f MiB %9.2f %s\n", name, secs[name],
+          (theirs[name] > 0 ? sprintf("%.2f s", theirs[name]) : "fails"), ratio, peak[name] / 1024, theirPeak[name] / 1024,
+          item / 1024, estimate[name] / 1024, (item > 0 ? estimate[name] / item : 0), (status[name] == "ok" ? "" : status[name])
+      }
+    }' "$work/huge.txt"
+  # Eight at once: the budget decides how many run together; every process counts.
+  local batch=$work/huge-batch
+  rm -rf "$batch"; mkdir -p "$batch"
+  for name in heic-panorama.heic heic-200mp.heic png-1gp.png tiff-1gp.tif; do
+    for copy in 1 2; do [ -f "$dir/$name" ] && ln "$dir/$name" "$batch/$copy-$name"; done
+  done
+  once batch "$mediabatch" run bench/pipeline.json --input "$batch" --output "$work/out" --jobs 2 --memory-budget 1GiB --quiet \
+    | awk -v n="$(count_inputs "$batch")" '{ printf "%d of the largest together, --memory-budget 1GiB: %.1f s, peak PSS of all processes %.0f MiB (budget + 15%%: 1178 MiB)\n", n, $2, $4 / 1024 }'
 }
 
 # Memory and overhead an item at scale: 5 000 and 100 000 tiny JPEGs, vipsthumbnail in one process
@@ -769,6 +837,7 @@ for set in $sets; do
     animation) make_inputs gif40
                against_pyvips gif40 bench/animation.json bench/pyvips-animation.py "animated GIF → animated WebP, every frame, 320 px, q80, effort 4" ;;
     raw) make_inputs raw27; raw ;;
+    huge) make_inputs huge; huge ;;
     hdr) make_inputs hdrheic20; hdr hdrheic20
          if [ -n "$hdr_jpeg" ]; then make_inputs uhdr100; hdr uhdr100; else echo "(no $corpus/jpeg/ultra-hdr.jpg: the Ultra HDR JPEG half is skipped)"; fi ;;
   esac

@@ -36,8 +36,12 @@ public struct FormatRow: Sendable {
     /// What decoding an image of this format costs in memory, per pixel of the file's image.
     public enum DecodeCost: Sendable, Equatable {
         /// libvips reads it a few lines at a time; `shrinksOnLoad`: its decoder can make a
-        /// smaller image directly (libjpeg's 1/2, 1/4, 1/8 scales).
-        case streaming(bytesPerPixel: Double, shrinksOnLoad: Bool)
+        /// smaller image directly (libjpeg's 1/2, 1/4, 1/8 scales). It costs its decoder's `overhead`,
+        /// `bytesPerSide` of the side of a square of as many pixels as it decodes, and
+        /// `bytesPerShrunkColumn` of each column it decodes for each time the resize after the load
+        /// shrinks it: the lines libvips' shrink and reduce keep grow with the picture's sides, not its
+        /// area (measured from 12 MP to 1 Gpx: bench/README.md, "Huge pictures").
+        case streaming(overhead: Int = 0, bytesPerSide: Double = 0, bytesPerShrunkColumn: Double = 0, shrinksOnLoad: Bool)
         /// The decoder makes the whole frame before libvips sees a line.
         case wholeFrame(bytesPerPixel: Double)
         /// A camera RAW developed by LibRaw: its raw buffer, a byte count per pixel of the

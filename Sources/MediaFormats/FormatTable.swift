@@ -1,10 +1,10 @@
 /// Every format mediabatch knows, one row each: the one place a format is described. Adding a
 /// format is a row here, its codec in VipsKit and its metadata container in MetadataKit.
 ///
-/// Costs are measured peaks of extra resident memory: decoding per pixel of the file's image
-/// (streaming in strips, or the whole frame), encoding per pixel of the output (calibrated in
-/// docs/operations.md, "Memory budget and scheduling"; the figures in bench/README.md, "Figures
-/// behind the code's choices"). Default qualities: JPEG and WebP 80 are sharp's; AVIF's, HEIC's
+/// Costs are measured peaks of extra resident memory: decoding by the file's image (streaming
+/// in strips, by its sides; or the whole frame, per pixel), encoding per pixel of the output
+/// (calibrated in docs/operations.md, "Memory budget and scheduling"; the figures in
+/// bench/README.md, "Huge pictures" and "Figures behind the code's choices"). Default qualities: JPEG and WebP 80 are sharp's; AVIF's, HEIC's
 /// and JPEG XL's give JPEG 80's SSIM on photos in fewer bytes. Efforts: WebP 4 is libwebp's,
 /// cwebp's, sharp's and Pillow's; AVIF's takes a fraction of the time of libvips' default for
 /// nearly its bytes; a higher JPEG XL one saves few bytes for much more time. BMP costs two
@@ -14,11 +14,11 @@ public enum FormatTable {
         FormatRow(format: .jpeg, kind: .still, extensions: ["jpg", "jpeg", "jpe"], magic: .prefix([[0xFF, 0xD8, 0xFF]]),
                   decoder: .jpeg, encoder: .init(codec: .jpeg, quality: .init(range: 1...100, default: 80), effort: nil, bytesPerPixel: 0.5,
                                                  maxSide: 65500),
-                  container: .jpeg, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: true), honoursExifOrientation: true,
+                  container: .jpeg, decodeCost: .streaming(overhead: 4_980_736, bytesPerShrunkColumn: 642, shrinksOnLoad: true), honoursExifOrientation: true,
                   help: "JPEG: lossy; EXIF and XMP in APP1, IPTC in APP13; HDR as Ultra HDR (a gain map in MPF)", carriesGainMap: true, mediaType: "image/jpeg"),
         FormatRow(format: .png, kind: .still, extensions: ["png"], magic: .prefix([[0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]]),
                   decoder: .png, encoder: .init(codec: .png, quality: nil, effort: nil, bytesPerPixel: 0.5),
-                  container: .png, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: false), honoursExifOrientation: true,
+                  container: .png, decodeCost: .streaming(bytesPerSide: 3_900, shrinksOnLoad: false), honoursExifOrientation: true,
                   help: "PNG: lossless; EXIF in eXIf, XMP in iTXt, IPTC as a raw profile", mediaType: "image/png"),
         FormatRow(format: .gif, kind: .still, extensions: ["gif"], magic: .prefix([Array("GIF87a".utf8), Array("GIF89a".utf8)]),
                   decoder: .gif, encoder: .init(codec: .gif, quality: nil, effort: nil, bytesPerPixel: 4, maxSide: 65535),
@@ -50,7 +50,7 @@ public enum FormatTable {
         .cameraRaw(.cr3, ["cr3"], .majorBrand(prefix: "crx ", classicAtoms: false), container: .cr3, "Canon RAW 3 (CR3)"),
         FormatRow(format: .tiff, kind: .still, extensions: ["tif", "tiff"], magic: .prefix([[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A]]),
                   decoder: .tiff, encoder: .init(codec: .tiff, quality: nil, effort: nil, bytesPerPixel: 0.5),
-                  container: .tiff, decodeCost: .streaming(bytesPerPixel: 0.6, shrinksOnLoad: false), honoursExifOrientation: true,
+                  container: .tiff, decodeCost: .streaming(bytesPerSide: 3_900, shrinksOnLoad: false), honoursExifOrientation: true,
                   help: "TIFF: lossless; EXIF in its directories, XMP in tag 700, IPTC in 33723 and 34377", mediaType: "image/tiff"),
         // Before HEIC: an AVIF lists the HEIF brand mif1 too.
         FormatRow(format: .avif, kind: .still, extensions: ["avif"], magic: .brands(["avif", "avis"]),

@@ -62,6 +62,12 @@ public enum Vips {
         _ = mb_release_free_memory(keepBytes)
     }
 
+    /// The threads libvips' pipelines built from now on compute with, process-wide: one while the
+    /// scheduler's items keep every CPU busy, more for a batch's tail, whose CPUs nothing else waits for.
+    public static func setThreads(_ count: Int) {
+        vips_concurrency_set(Int32(count))
+    }
+
     /// Frees libvips' per-thread buffers. Dispatch reuses threads, so call this at the end of each
     /// work item that touched libvips, or its per-thread state accumulates.
     public static func endWorkItem() {

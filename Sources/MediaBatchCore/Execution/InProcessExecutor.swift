@@ -55,6 +55,7 @@ final class InProcessExecutor: ItemExecutor, @unchecked Sendable {
             }
         }
         context.isTail = job.isTail
+        Vips.setThreads(context.threads)
         let plan = job.plan ?? self.plan(context)
         var outcome = PixelOutcome()
         for stage in stages {

@@ -6,7 +6,8 @@ import MetadataKit
 /// `HEIFCoding` reads the image, libheif (libvips' `heifload`) for everything else, or for every
 /// file when `MEDIABATCH_HEIF_DECODER=libheif` asks (to compare the two).
 enum HEIFDecoding: Codable, Hashable, Sendable {
-    case libavcodec
+    /// With the size of its tiles (a single image: one tile), which its decode holds a row of (`CostEstimator`).
+    case libavcodec(tile: PixelSize)
     /// Why: what the loader declines, or that the environment asked.
     case libheif(reason: String)
 
@@ -15,7 +16,7 @@ enum HEIFDecoding: Codable, Hashable, Sendable {
     static func choose(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> HEIFDecoding {
         if environment[environmentKey] == "libheif" { return .libheif(reason: "\(environmentKey)=libheif") }
         switch HEIFCoding.read(path: path) {
-        case .hevc: return .libavcodec
+        case .hevc(let coded): return .libavcodec(tile: PixelSize(width: coded.tileWidth, height: coded.tileHeight))
         case .declines(let reason): return .libheif(reason: reason)
         }
     }

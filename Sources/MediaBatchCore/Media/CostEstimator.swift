@@ -61,6 +61,8 @@ public enum CostEstimator {
         public var frames: Int
         /// A camera RAW's: a preview, or a develop (full or half-size).
         var raw: RawDecoding?
+        /// A HEIC's tiles, where libavcodec decodes them (`HEIFPicture`): not whole, a row of them at a time.
+        var heifTile: PixelSize?
 
         public init(format: MediaFormat, width: Int, height: Int, bitsPerSample: Int, hasGainMap: Bool = false, frames: Int = 1) {
             self.format = format
@@ -76,6 +78,7 @@ public enum CostEstimator {
             let pictures = plan.outputs.compactMap(\.picture)
             self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample,
                       hasGainMap: pictures.first?.source.gainMap != nil, frames: pictures.map(\.frames).max() ?? 1)
+            if case .heif(.libavcodec(let tile))? = pictures.first?.source.decoder { heifTile = tile }
         }
 
         /// A camera RAW's, from the picture `decode` planned.
@@ -88,12 +91,16 @@ public enum CostEstimator {
     public static func estimate(image header: ImageHeader, maxPixelSize: Int?) -> Int {
         let pixels = Double(header.width) * Double(header.height) * Double(header.frames)
         let depth = Double(max(8, header.bitsPerSample)) / 8
+        if let tile = header.heifTile { return fixedBytes + heifTileRowsBytes(header, tile: tile, maxPixelSize: maxPixelSize) + gainMapBytes(header) }
         switch header.format.row.decodeCost {
         case .wholeFrame(let perPixel):
             return fixedBytes + Int(pixels * perPixel * depth) + gainMapBytes(header)
-        case .streaming(let perPixel, let shrinksOnLoad):
+        case .streaming(let overhead, let perSide, let perShrunkColumn, let shrinksOnLoad):
             let shrink = shrinksOnLoad ? Double(jpegShrinkOnLoad(header, maxPixelSize: maxPixelSize)) : 1
-            return fixedBytes + Int(pixels / (shrink * shrink) * perPixel * depth) + gainMapBytes(header)
+            let columns = Double(header.width) / shrink, longest = Double(max(header.width, header.height)) / shrink
+            let shrunkAfter = maxPixelSize.map { max(1, longest / Double(max(1, $0))) } ?? 1
+            let lines = (pixels / (shrink * shrink)).squareRoot() * perSide + columns * shrunkAfter * perShrunkColumn
+            return fixedBytes + overhead + Int(lines * depth) + gainMapBytes(header)
         case .rawDevelop(let rawPerPixel, let imagePerPixel):
             guard let raw = header.raw else { return copyBytes }
             switch raw.choice(needing: maxPixelSize) {
@@ -109,6 +116,22 @@ public enum CostEstimator {
             return copyBytes
         }
     }
+
+    /// A HEIC libavcodec decodes (`HEIFPicture`): the RGB picture (8 or 16 bits a sample) shrunk as
+    /// libvips' resize would begin to `maxPixelSize` (whole where that shrink is 1), and the larger of
+    /// what its decode holds beside it (the strip of a row of tiles it is shrunk from, libavcodec's
+    /// frames of one tile: 4:2:0 and its references) and what its resize and encode do (half the
+    /// picture again, as measured): calibrated on 12 MP to 235 MP grids in bench/README.md, "Huge pictures".
+    static func heifTileRowsBytes(_ header: ImageHeader, tile: PixelSize, maxPixelSize: Int?) -> Int {
+        let sample = header.bitsPerSample > 8 ? 2 : 1, longest = max(header.width, header.height)
+        let shrink = maxPixelSize.map { max(1, longest / (2 * max(1, $0))) } ?? 1
+        let picture = (header.width + shrink - 1) / shrink * ((header.height + shrink - 1) / shrink) * 3 * sample
+        let strip = shrink > 1 ? header.width * (tile.height + shrink - 1) * 3 * sample : 0
+        return picture + max(strip + tile.width * tile.height * heifTileFrameBytes * sample, picture / 2)
+    }
+
+    /// libavcodec's frames of a tile, a byte per 8-bit sample: 4:2:0's 1.5 a pixel, times the frames it keeps.
+    static let heifTileFrameBytes = 6
 
     /// A gain map is decoded whole, into memory, with its converted and resized copies: a byte a
     /// pixel of the picture bounds it (Apple's are one band at half size, a quarter byte a pixel;

@@ -49,8 +49,8 @@ enum GainMapReading {
     private static func appleHEIF(_ item: ItemContext) throws -> (image: VImage, metadata: GainMapMetadata) {
         let path = item.input.path, type = AppleHDR.gainMapAuxiliaryType
         var own: VImage?
-        if item.pictureSource?.decoder == .heif(.libavcodec), case .hevc(let coded) = HEIFCoding.readAuxiliary(path: path, type: type) {
-            own = try? HEIFPicture.decodeLuma(path: path, coded, threads: item.tileThreads)
+        if case .heif(.libavcodec)? = item.pictureSource?.decoder, case .hevc(let coded) = HEIFCoding.readAuxiliary(path: path, type: type) {
+            own = try? HEIFPicture.decodeLuma(path: path, coded, threads: item.threads)
         }
         guard let image = try own ?? HEIFAuxiliary.image(path: path, type: type) else {
             throw GainMapFailure(reason: "libheif finds no auxiliary image of Apple's type")

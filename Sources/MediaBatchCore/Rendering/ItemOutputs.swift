@@ -50,7 +50,7 @@ final class ItemOutputs {
         self.renditionCache = renditionCache
         let encoded = made.filter { !$0.isCopy(of: item.format) }.compactMap(\.picture)
         readsPhoto = !item.environment.photoReaders.isEmpty
-        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.tileThreads,
+        renderer = PictureRenderer(path: item.input.path, pictures: encoded, decoderThreads: item.threads,
                                    effects: item.environment.effects)
         gainMaps = GainMapRenderer(item)
     }

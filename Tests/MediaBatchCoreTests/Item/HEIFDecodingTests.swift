@@ -15,7 +15,7 @@ final class HEIFDecodingTests: XCTestCase, RunsPipelines {
 
     func testChoiceFromTheHeaderAndTheEnvironment() {
         let photo = Fixtures.sample("heic/IMG_1034.heic")
-        XCTAssertEqual(HEIFDecoding.choose(path: photo, environment: [:]), .libavcodec)
+        XCTAssertEqual(HEIFDecoding.choose(path: photo, environment: [:]), .libavcodec(tile: PixelSize(width: 512, height: 512)))
         XCTAssertEqual(HEIFDecoding.choose(path: photo, environment: ["MEDIABATCH_HEIF_DECODER": "libheif"]),
                        .libheif(reason: "MEDIABATCH_HEIF_DECODER=libheif"))
         let sequence = Fixtures.fixtures.appendingPathComponent("kinds/images/animated_avis_3frames.avif").path
