@@ -44,7 +44,8 @@ final class InProcessExecutorTests: XCTestCase, RunsPipelines {
         XCTAssertEqual(plan.outputs.map(\.format), [.jpeg])
         XCTAssertEqual(plan.outputs.map(\.path), ["web/IMG_1034.jpg"])
         XCTAssertEqual(plan.outputs.first?.picture?.size, PixelSize(width: 2048, height: 1536))
-        let header = CostEstimator.ImageHeader(format: .heic, width: 4032, height: 3024, bitsPerSample: 8)
+        var header = CostEstimator.ImageHeader(format: .heic, width: 4032, height: 3024, bitsPerSample: 8)
+        header.heifTile = PixelSize(width: 512, height: 512)
         XCTAssertEqual(plan.estimatedBytes, CostEstimator.estimate(image: header, maxPixelSize: 2048))
         job.plan = plan
         let outcome = try Self.published(executor.pixels(job), under: output)
