@@ -78,7 +78,8 @@ public enum CostEstimator {
             let pictures = plan.outputs.compactMap(\.picture)
             self.init(format: format, width: image.width, height: image.height, bitsPerSample: image.bitsPerSample,
                       hasGainMap: pictures.first?.source.gainMap != nil, frames: pictures.map(\.frames).max() ?? 1)
-            if case .heif(.libavcodec(let tile))? = pictures.first?.source.decoder { heifTile = tile }
+            // With an alpha image (a fourth band) the picture is decoded whole: budgeted as libheif's whole frame.
+            if case .heif(.libavcodec(let tile))? = pictures.first?.source.decoder, image.bands < 4 { heifTile = tile }
         }
 
         /// A camera RAW's, from the picture `decode` planned.
